@@ -1,0 +1,176 @@
+import Foundation
+
+/// The result of one audit: everything every reporter needs, nothing format-specific.
+///
+/// Deterministic: for the same rules and inputs it is identical whatever `--jobs` and chunk
+/// size (only ``startedAt``, ``durationSeconds`` and per-input ``InputSummary/seconds`` vary).
+public struct AuditReport: Sendable {
+    /// Version of the JSON report schema (`schemas/report.schema.json`).
+    public static let schemaVersion = "1.0"
+
+    public var toolVersion: String
+    /// The rules file as given on the command line.
+    public var rulesFile: String
+    public var startedAt: Date
+    public var durationSeconds: Double
+    public var failOn: FailThreshold
+    /// The maximum number of samples stored per rule (and of record groups).
+    public var maxSamples: Int
+    public var inputs: [InputSummary]
+    /// Every rule, in rules-file order (structural rules of a source first).
+    public var rules: [RuleOutcome]
+    public var entities: [EntityOutcome]
+    /// The first ``maxSamples`` violating records of each entity with all their findings
+    /// (Core Data's multiple-errors error with its detailed errors).
+    public var records: [RecordFindings]
+
+    public init(toolVersion: String, rulesFile: String, startedAt: Date, durationSeconds: Double,
+                failOn: FailThreshold, maxSamples: Int, inputs: [InputSummary], rules: [RuleOutcome],
+                entities: [EntityOutcome], records: [RecordFindings]) {
+        self.toolVersion = toolVersion
+        self.rulesFile = rulesFile
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.failOn = failOn
+        self.maxSamples = maxSamples
+        self.inputs = inputs
+        self.rules = rules
+        self.entities = entities
+        self.records = records
+    }
+
+    /// Rules with at least one violation.
+    public var violatedRules: [RuleOutcome] { rules.filter { $0.violations > 0 } }
+
+    /// Rules whose violations fail the run under ``failOn``.
+    public var failingRules: [RuleOutcome] { rules.filter { $0.violations > 0 && failOn.fails($0.severity) } }
+
+    /// Whether every input was read to its end.
+    public var complete: Bool { inputs.allSatisfy(\.complete) }
+
+    /// The verdict: an incomplete read is never "passed".
+    public var outcome: Outcome {
+        if !complete { return .incomplete }
+        return failingRules.isEmpty ? .passed : .failed
+    }
+
+    /// Total records read over all inputs.
+    public var totalRecords: Int { inputs.reduce(0) { $0 + $1.records } }
+
+    public enum Outcome: String, Sendable {
+        case passed
+        case failed
+        /// An input could not be read to its end; findings cover what was read.
+        case incomplete
+    }
+}
+
+/// One audited input.
+public struct InputSummary: Sendable, Equatable {
+    /// The source name in the rules file.
+    public var source: String
+    /// The path as findings show it.
+    public var path: String
+    public var format: String
+    public var bytes: Int64?
+    public var records: Int
+    /// False when the reader stopped early (malformed or unreadable input).
+    public var complete: Bool
+    /// Why it stopped early: `people.xml:1043:7: ...`.
+    public var error: String?
+    public var seconds: Double
+
+    public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
+                complete: Bool, error: String?, seconds: Double) {
+        self.source = source
+        self.path = path
+        self.format = format
+        self.bytes = bytes
+        self.records = records
+        self.complete = complete
+        self.error = error
+        self.seconds = seconds
+    }
+}
+
+/// One rule's result.
+public struct RuleOutcome: Sendable, Equatable {
+    public var id: String
+    /// The entity, or nil for a source's structural rules.
+    public var entity: String?
+    public var source: String
+    /// The attribute(s) the rule checks, if any.
+    public var attribute: String?
+    /// What kind of constraint: `required`, `type`, `minLength`, `pattern`, `unique`, `structure`...
+    /// (`minLength+maxLength` when several constraints share the id).
+    public var kind: String
+    public var severity: Severity
+    public var code: Int
+    /// What the rule requires, in words: "name has at least 3 characters".
+    public var summary: String
+    /// Records the rule was evaluated on (the entity's records, minus excluded ones).
+    public var evaluated: Int
+    /// Violating records (a record counts at most once per rule).
+    public var violations: Int
+    /// The first violations in input order, at most the report's `maxSamples`.
+    public var samples: [Finding]
+
+    public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
+                severity: Severity, code: Int, summary: String, evaluated: Int, violations: Int,
+                samples: [Finding]) {
+        self.id = id
+        self.entity = entity
+        self.source = source
+        self.attribute = attribute
+        self.kind = kind
+        self.severity = severity
+        self.code = code
+        self.summary = summary
+        self.evaluated = evaluated
+        self.violations = violations
+        self.samples = samples
+    }
+
+    /// violations / evaluated, 0 when nothing was evaluated.
+    public var rate: Double { evaluated == 0 ? 0 : Double(violations) / Double(evaluated) }
+    /// True when there are more violations than stored samples.
+    public var sampled: Bool { violations > samples.count }
+}
+
+/// One entity's totals.
+public struct EntityOutcome: Sendable, Equatable {
+    public var name: String
+    public var source: String
+    public var records: Int
+    /// Records with at least one violation of any rule.
+    public var violatingRecords: Int
+    /// Sum of violations over the entity's rules.
+    public var violations: Int
+    /// Ids of the entity's rules (structural rules of its source included), in report order.
+    public var ruleIDs: [String]
+
+    public init(name: String, source: String, records: Int, violatingRecords: Int, violations: Int,
+                ruleIDs: [String]) {
+        self.name = name
+        self.source = source
+        self.records = records
+        self.violatingRecords = violatingRecords
+        self.violations = violations
+        self.ruleIDs = ruleIDs
+    }
+}
+
+/// All findings of one record.
+public struct RecordFindings: Sendable, Equatable {
+    public var entity: String
+    public var location: RecordLocation
+    public var key: String?
+    public var findings: [Finding]
+
+    public init(entity: String, location: RecordLocation, key: String?, findings: [Finding]) {
+        self.entity = entity
+        self.location = location
+        self.key = key
+        self.findings = findings
+    }
+}

@@ -1,0 +1,25 @@
+/// The fields a reader produces, in column order.
+public struct Schema: Sendable, Equatable {
+    /// Field names as the source spells them (CSV header, XML field names, SQLite columns).
+    public var fields: [String]
+
+    public init(fields: [String]) {
+        self.fields = fields
+    }
+
+    /// The column index of a field, or `nil`.
+    /// - Complexity: O(n); resolve names once at compile time, never per record.
+    public func index(of name: String) -> Int? {
+        fields.firstIndex(of: name)
+    }
+}
+
+/// How the per-record location numbers of a source are to be read.
+public enum LocationStyle: Sendable, Equatable {
+    /// A 1-based physical line of a text file (CSV, XML).
+    case line
+    /// A row identifier within a table (SQLite rowid or integer primary key).
+    case rowid(table: String)
+    /// A 1-based record ordinal (sources without lines or rowids).
+    case ordinal
+}

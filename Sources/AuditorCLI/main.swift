@@ -1,0 +1,1 @@
+print("auditor: not yet wired")

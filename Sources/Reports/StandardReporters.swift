@@ -1,0 +1,4 @@
+import Auditor
+
+/// The reporters that ship with auditor.
+public enum StandardReporters {}
