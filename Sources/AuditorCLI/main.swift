@@ -1,1 +1,1 @@
-print("auditor: not yet wired")
+AuditorCommand.main()

@@ -1,0 +1,61 @@
+/// An ``EntityPlan`` bound to one reader: attribute names resolved to column indexes, the
+/// reader's structural rules added in front of the entity's own rules.
+public struct BoundEntity: Sendable {
+    public var plan: EntityPlan
+    /// Per attribute: its column in the reader's schema.
+    public var columns: [Int]
+    /// The key attributes' columns, with their names.
+    public var keyColumns: [(name: String, column: Int)]
+    /// Slot of each structural rule id.
+    public var structuralSlots: [String: Int]
+    public var structuralMessages: [String: MessageTemplate]
+    public var locationStyle: LocationStyle
+    public var displayPath: String
+
+    /// Binds a plan to a reader's schema.
+    /// - Throws: ``AuditError`` `.invalidRules` when an attribute is not a field of the input
+    ///   (located at the attribute in the rules file, with a suggestion).
+    public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
+                displayPath: String) throws {
+        var d = [Diagnostic]()
+        var columns = [Int]()
+        for a in plan.attributes {
+            if let c = schema.index(of: a.name) {
+                columns.append(c)
+            } else {
+                var m = "attribute '\(a.name)' of '\(plan.name)' is not a field of \(displayPath)"
+                if let s = Suggest.closest(to: a.name, in: schema.fields) {
+                    m += "; did you mean '\(s)'?"
+                } else {
+                    let shown = schema.fields.prefix(12).joined(separator: ", ")
+                    m += " (its fields: \(shown)\(schema.fields.count > 12 ? ", ..." : ""))"
+                }
+                d.append(Diagnostic(mark: a.mark, message: m))
+                columns.append(-1)
+            }
+        }
+        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        var bound = plan
+        let offset = structural.count
+        var slots = [String: Int]()
+        var messages = [String: MessageTemplate]()
+        var rules = [RuleInfo]()
+        for (i, s) in structural.enumerated() {
+            slots[s.id] = i
+            messages[s.id] = (try? MessageTemplate(s.message)) ?? (try? MessageTemplate(s.summary))
+            rules.append(RuleInfo(id: s.id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
+                                  severity: s.severity, code: s.code, summaries: [s.summary]))
+        }
+        bound.rules = rules + plan.rules
+        for i in bound.checks.indices { bound.checks[i].slot += offset }
+        self.plan = bound
+        self.columns = columns
+        self.keyColumns = plan.key.compactMap { k in
+            plan.attributes.firstIndex { $0.name == k }.map { (k, columns[$0]) }
+        }
+        self.structuralSlots = slots
+        self.structuralMessages = messages
+        self.locationStyle = locationStyle
+        self.displayPath = displayPath
+    }
+}

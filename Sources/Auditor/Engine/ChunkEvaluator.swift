@@ -1,0 +1,211 @@
+/// One violation found in a chunk: a record (row in the chunk) and a check.
+public struct Hit: Sendable, Equatable {
+    public var row: Int32
+    /// Index into ``EntityPlan/checks``; `-1 - slot` for a structural issue.
+    public var check: Int32
+}
+
+/// What the parallel phase produces for one chunk; merged in chunk order by ``EntityAccumulator``.
+public struct ChunkEvaluation: Sendable {
+    public var chunk: RecordChunk
+    /// Violations sorted by row, then check.
+    public var hits: [Hit]
+    /// Rows excluded by a structural issue.
+    public var excluded: [Bool]
+    public var excludedCount: Int
+    /// For each unique check: the rows with a valid value and, for integer attributes, the value.
+    public var uniqueRows: [(check: Int, rows: [Int32], ints: [Int64]?)]
+}
+
+/// Evaluates a bound entity's checks over a chunk, column by column: one classification
+/// pass per attribute (missing / wrong type / valid, parsing numbers and dates from bytes
+/// once), then one tight loop per check over the valid rows.
+public enum ChunkEvaluator {
+    /// - Complexity: O(records × checks); allocates only per column, never per value.
+    public static func evaluate(_ entity: BoundEntity, _ chunk: RecordChunk) -> ChunkEvaluation {
+        let n = chunk.count
+        var hits = [Hit]()
+        var excluded = [Bool](repeating: false, count: n)
+        var excludedCount = 0
+        for issue in chunk.issues {
+            guard let slot = entity.structuralSlots[issue.ruleID] else { continue }
+            hits.append(Hit(row: Int32(issue.row), check: Int32(-1 - slot)))
+            if issue.excludesRecord, !excluded[issue.row] {
+                excluded[issue.row] = true
+                excludedCount += 1
+            }
+        }
+        var uniqueRows = [(check: Int, rows: [Int32], ints: [Int64]?)]()
+        var state = [UInt8](repeating: 0, count: n)
+        var numbers = [Double](repeating: 0, count: n)
+        var ints = [Int64](repeating: 0, count: n)
+        chunk.bytes.withUnsafeBufferPointer { bytes in
+            for (a, attr) in entity.plan.attributes.enumerated() {
+                let column = chunk.columns[entity.columns[a]]
+                classify(attr.type, column, bytes, excluded, &state, &numbers, &ints)
+                for ci in attr.checks {
+                    let check = entity.plan.checks[ci]
+                    let c32 = Int32(ci)
+                    switch check.test {
+                    case .required:
+                        for r in 0 ..< n where state[r] == Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
+                    case .type:
+                        for r in 0 ..< n where state[r] == Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
+                    case .lowerBound(let b, let inclusive):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            let v = numbers[r]
+                            if inclusive ? v < b : v <= b { hits.append(Hit(row: Int32(r), check: c32)) }
+                        }
+                    case .upperBound(let b, let inclusive):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            let v = numbers[r]
+                            if inclusive ? v > b : v >= b { hits.append(Hit(row: Int32(r), check: c32)) }
+                        }
+                    case .integral:
+                        for r in 0 ..< n where state[r] == Classified.valid && numbers[r] != numbers[r].rounded() {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
+                    case .enumNumber(let allowed):
+                        for r in 0 ..< n where state[r] == Classified.valid && !allowed.contains(numbers[r]) {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
+                    case .minLength(let min):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            if TextAccess.length(column[r], chunk, bytes) < min { hits.append(Hit(row: Int32(r), check: c32)) }
+                        }
+                    case .maxLength(let max):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            if TextAccess.length(column[r], chunk, bytes) > max { hits.append(Hit(row: Int32(r), check: c32)) }
+                        }
+                    case .pattern(let pattern):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            if !TextAccess.withText(column[r], chunk, bytes, { pattern.matches($0) }) {
+                                hits.append(Hit(row: Int32(r), check: c32))
+                            }
+                        }
+                    case .enumText(let allowed):
+                        let options = allowed.sorted { $0.lexicographicallyPrecedes($1) }
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            let ok = TextAccess.withText(column[r], chunk, bytes) { text in
+                                options.contains { $0.count == text.count && $0.elementsEqual(text) }
+                            }
+                            if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
+                        }
+                    case .unique:
+                        var rows = [Int32]()
+                        var keys = [Int64]()
+                        let integral = attr.type == .integer
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            rows.append(Int32(r))
+                            if integral { keys.append(ints[r]) }
+                        }
+                        uniqueRows.append((ci, rows, integral ? keys : nil))
+                    case .structural:
+                        break
+                    }
+                }
+            }
+        }
+        hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
+        return ChunkEvaluation(chunk: chunk, hits: hits, excluded: excluded, excludedCount: excludedCount,
+                               uniqueRows: uniqueRows)
+    }
+
+    enum Classified {
+        static let skip: UInt8 = 0      // excluded by a structural issue
+        static let missing: UInt8 = 1
+        static let invalid: UInt8 = 2
+        static let valid: UInt8 = 3
+    }
+
+    /// Classifies every row of a column as missing, wrong type or valid, parsing ordered values
+    /// into `numbers` (Double; dates as days, date-times as seconds) and integers into `ints`.
+    static func classify(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>,
+                         _ excluded: [Bool], _ state: inout [UInt8], _ numbers: inout [Double],
+                         _ ints: inout [Int64]) {
+        for r in 0 ..< column.count {
+            if excluded[r] {
+                state[r] = Classified.skip
+                continue
+            }
+            let cell = column[r]
+            var s = Classified.invalid
+            switch cell.tag {
+            case .missing:
+                s = Classified.missing
+            case .text:
+                let text = UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
+                switch type {
+                case .string:
+                    s = Classified.valid
+                case .integer:
+                    let p = ByteParsers.integer(text)
+                    if p.valid {
+                        s = Classified.valid
+                        ints[r] = p.value
+                        numbers[r] = Double(p.value)
+                    }
+                case .decimal:
+                    let p = ByteParsers.decimal(text)
+                    if p.valid {
+                        s = Classified.valid
+                        numbers[r] = p.value
+                    }
+                case .boolean:
+                    if ByteParsers.boolean(text) != nil { s = Classified.valid }
+                case .date:
+                    if let d = ByteParsers.date(text) {
+                        s = Classified.valid
+                        numbers[r] = Double(d)
+                    }
+                case .datetime:
+                    if let t = ByteParsers.datetime(text) {
+                        s = Classified.valid
+                        numbers[r] = Double(t)
+                    }
+                }
+            case .integer:
+                let v = cell.integerValue
+                switch type {
+                case .string: s = Classified.valid
+                case .integer, .decimal:
+                    s = Classified.valid
+                    ints[r] = v
+                    numbers[r] = Double(v)
+                case .boolean: if v == 0 || v == 1 { s = Classified.valid }
+                case .date, .datetime: break
+                }
+            case .real:
+                switch type {
+                case .string: s = Classified.valid
+                case .decimal:
+                    s = Classified.valid
+                    numbers[r] = cell.realValue
+                default: break
+                }
+            case .blob, .list, .map:
+                if type == .string { s = Classified.valid }
+            }
+            state[r] = s
+        }
+    }
+}
+
+/// Text views of cells for string checks: `.text` cells directly, typed cells through their
+/// canonical text (rare: an integer in a text column of a database).
+enum TextAccess {
+    @inline(__always)
+    static func withText<R>(_ cell: Cell, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
+                            _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if cell.tag == .text || cell.tag == .blob {
+            return body(UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)]))
+        }
+        let s = Array((chunk.string(cell) ?? "").utf8)
+        return s.withUnsafeBufferPointer(body)
+    }
+
+    @inline(__always)
+    static func length(_ cell: Cell, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        withText(cell, chunk, bytes) { ByteParsers.scalarCount($0) }
+    }
+}

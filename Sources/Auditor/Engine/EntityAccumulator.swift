@@ -1,0 +1,171 @@
+/// Merges chunk evaluations of one entity in chunk order: exact counts per rule, the first
+/// samples, the first violating records with all their findings, and the dataset-wide
+/// uniqueness state. Sequential by design, so results are identical for any job count.
+final class EntityAccumulator {
+    let entity: BoundEntity
+    let maxSamples: Int
+    private(set) var counts: [Int]
+    private(set) var samples: [[Finding]]
+    private(set) var records: [RecordFindings] = []
+    private(set) var violatingRecords = 0
+    private(set) var recordsRead = 0
+    private(set) var excluded = 0
+    /// Per unique check: first location of each integer key / text key.
+    private var seenInts: [Int: [Int64: Int64]] = [:]
+    private var seenTexts: [Int: [[UInt8]: Int64]] = [:]
+
+    init(entity: BoundEntity, maxSamples: Int) {
+        self.entity = entity
+        self.maxSamples = maxSamples
+        counts = Array(repeating: 0, count: entity.plan.rules.count)
+        samples = Array(repeating: [], count: entity.plan.rules.count)
+    }
+
+    /// Merges the next chunk (chunks must arrive in order).
+    func merge(_ ev: ChunkEvaluation) {
+        let chunk = ev.chunk
+        recordsRead += chunk.count
+        excluded += ev.excludedCount
+        var hits = ev.hits
+        var firstSeen = [Int64: Int64]()       // (row << 32 | check) → first location
+        if !ev.uniqueRows.isEmpty {
+            for u in ev.uniqueRows {
+                let column = chunk.columns[entity.columns[entity.plan.checks[u.check].attribute ?? 0]]
+                for (k, row) in u.rows.enumerated() {
+                    let location = chunk.locations[Int(row)]
+                    var first: Int64?
+                    if let ints = u.ints, abs(ints[k]) != Int64.max {
+                        first = seenInts[u.check, default: [:]][ints[k]]
+                        if first == nil { seenInts[u.check, default: [:]][ints[k]] = location }
+                    } else {
+                        let key = textKey(column[Int(row)], chunk)
+                        first = seenTexts[u.check, default: [:]][key]
+                        if first == nil { seenTexts[u.check, default: [:]][key] = location }
+                    }
+                    if let first {
+                        hits.append(Hit(row: row, check: Int32(u.check)))
+                        firstSeen[Int64(row) << 32 | Int64(u.check)] = first
+                    }
+                }
+            }
+            hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
+        }
+        var i = 0
+        var slots = [Int]()
+        while i < hits.count {
+            let row = hits[i].row
+            var rowFindings: [Finding]? = records.count < maxSamples ? [] : nil
+            slots.removeAll(keepingCapacity: true)
+            while i < hits.count, hits[i].row == row {
+                let h = hits[i]
+                i += 1
+                let slot = h.check < 0 ? Int(-1 - h.check) : entity.plan.checks[Int(h.check)].slot
+                if slots.contains(slot) { continue }
+                slots.append(slot)
+                counts[slot] += 1
+                let wantSample = samples[slot].count < maxSamples
+                if wantSample || rowFindings != nil {
+                    let f = FindingBuilder.finding(entity, chunk, Int(row), h,
+                                                   first: firstSeen[Int64(row) << 32 | Int64(h.check)])
+                    if wantSample { samples[slot].append(f) }
+                    rowFindings?.append(f)
+                }
+            }
+            violatingRecords += 1
+            if let rowFindings {
+                records.append(RecordFindings(entity: entity.plan.name,
+                                              location: FindingBuilder.location(entity, chunk, Int(row)),
+                                              key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings))
+            }
+        }
+    }
+
+    private func textKey(_ cell: Cell, _ chunk: RecordChunk) -> [UInt8] {
+        if cell.tag == .text {
+            let start = Int(cell.payload)
+            return Array(chunk.bytes[start ..< start + Int(cell.length)])
+        }
+        return Array((chunk.string(cell) ?? "").utf8)
+    }
+
+    /// The rule outcomes in report order.
+    func outcomes() -> [RuleOutcome] {
+        entity.plan.rules.enumerated().map { slot, r in
+            let structural = r.kinds == ["structure"]
+            return RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
+                               kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
+                               summary: r.summaries.joined(separator: " and "),
+                               evaluated: structural ? recordsRead : recordsRead - excluded,
+                               violations: counts[slot], samples: samples[slot])
+        }
+    }
+}
+
+/// Builds findings (the only place a `String` is made from record data).
+enum FindingBuilder {
+    static let mask = "••••"
+
+    static func location(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> RecordLocation {
+        let n = chunk.locations[row]
+        let ordinal = chunk.firstRecord + row + 1
+        switch e.locationStyle {
+        case .line: return RecordLocation(path: e.displayPath, line: Int(n), record: ordinal)
+        case .rowid(let table): return RecordLocation(path: e.displayPath, table: table, rowid: n, record: ordinal)
+        case .ordinal: return RecordLocation(path: e.displayPath, record: ordinal)
+        }
+    }
+
+    /// `id=1043` (several key attributes joined by `, `); nil without a key.
+    static func key(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> String? {
+        guard !e.keyColumns.isEmpty else { return nil }
+        return e.keyColumns.map { k in
+            let masked = e.plan.attributes.first { $0.name == k.name }?.sensitive ?? false
+            let v = masked ? mask : (chunk.string(chunk.columns[k.column][row]) ?? "null")
+            return "\(k.name)=\(v)"
+        }.joined(separator: ", ")
+    }
+
+    /// Renders a location number of this entity's source for messages (`line 17`).
+    static func describe(_ e: BoundEntity, location n: Int64) -> String {
+        switch e.locationStyle {
+        case .line: return "line \(n)"
+        case .rowid: return "rowid \(n)"
+        case .ordinal: return "record \(n)"
+        }
+    }
+
+    static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?) -> Finding {
+        let loc = location(e, chunk, row)
+        let key = key(e, chunk, row)
+        if hit.check < 0 {
+            let slot = Int(-1 - hit.check)
+            let rule = e.plan.rules[slot]
+            let issue = chunk.issues.first { $0.row == row && $0.ruleID == rule.id }
+            let message = e.structuralMessages[rule.id]?.render { p in
+                if p == "value" { return issue?.value ?? "" }
+                if p == "source" { return e.plan.source }
+                return issue?.parameters[p]
+            } ?? rule.summaries.joined()
+            return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name,
+                           attribute: nil, location: loc, key: key, value: issue?.value, message: message)
+        }
+        let check = e.plan.checks[Int(hit.check)]
+        let rule = e.plan.rules[check.slot]
+        let attr = e.plan.attributes[check.attribute ?? 0]
+        let raw = chunk.string(chunk.columns[e.columns[check.attribute ?? 0]][row])
+        let value = attr.sensitive ? raw.map { _ in mask } : raw
+        let message = check.message.render { p in
+            switch p {
+            case "value": return value ?? ""
+            case "length": return raw.map { String($0.unicodeScalars.count) } ?? "0"
+            case "first": return first.map { describe(e, location: $0) } ?? ""
+            case "key": return key ?? ""
+            case "entity": return e.plan.name
+            case "location": return loc.description
+            default: return check.parameters[p]
+            }
+        }
+        return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name,
+                       attribute: attr.name, location: loc, key: key, value: value, message: message)
+    }
+}

@@ -1,0 +1,83 @@
+/// The compiled, immutable form of a rules file: every name checked, every constant parsed,
+/// every message template parsed. Bound to a reader's schema with ``EntityPlan/bind(schema:structural:)``.
+public struct AuditPlan: Sendable {
+    public var rulesPath: String
+    public var sources: [SourceSpec]
+    public var entities: [EntityPlan]
+
+    public func source(named name: String) -> SourceSpec? {
+        sources.first { $0.name == name }
+    }
+}
+
+/// One rule id of an entity: the unit that is counted (a record counts at most once per id).
+public struct RuleInfo: Sendable, Equatable {
+    public var id: String
+    public var entity: String?
+    public var source: String
+    public var attribute: String?
+    /// The constraint kinds behind this id (`minLength`, `maxLength`).
+    public var kinds: [String]
+    public var severity: Severity
+    public var code: Int
+    /// What the rule requires, one phrase per constraint.
+    public var summaries: [String]
+}
+
+/// One entity's compiled rules.
+public struct EntityPlan: Sendable {
+    public var name: String
+    public var source: String
+    public var key: [String]
+    /// Rule ids in report order (structural rules are added when bound to a reader).
+    public var rules: [RuleInfo]
+    public var attributes: [AttributePlan]
+    /// Every compiled check; `AttributePlan.checks` index into it.
+    public var checks: [Check]
+
+    /// The attribute names the reader must provide, in declaration order.
+    public var fields: [String] { attributes.map(\.name) }
+}
+
+/// One attribute's compiled checks.
+public struct AttributePlan: Sendable {
+    public var name: String
+    public var mark: ConfigMark
+    public var type: ValueType
+    public var sensitive: Bool
+    /// Indexes into ``EntityPlan/checks``: `required` and `type` first when present.
+    public var checks: [Int]
+}
+
+/// A compiled constraint.
+public struct Check: Sendable {
+    public enum Test: Sendable {
+        case required
+        case type
+        case minLength(Int)
+        case maxLength(Int)
+        case pattern(Pattern)
+        /// Allowed values as UTF-8 bytes (text comparison).
+        case enumText(Set<[UInt8]>)
+        /// Allowed values as numbers (integer and decimal attributes).
+        case enumNumber(Set<Double>)
+        /// A bound on the attribute's ordered value (numbers as Double, dates as days,
+        /// date-times as seconds); `inclusive` false for `exclusiveMin`/`exclusiveMax`.
+        case lowerBound(Double, inclusive: Bool)
+        case upperBound(Double, inclusive: Bool)
+        case integral
+        case unique
+        /// A problem flagged by the reader (`csv.row.ragged`).
+        case structural(String)
+    }
+
+    public var kind: String
+    public var test: Test
+    /// Index into ``EntityPlan/rules``.
+    public var slot: Int
+    /// Index into ``EntityPlan/attributes``, nil for structural checks.
+    public var attribute: Int?
+    public var message: MessageTemplate
+    /// The constraint's parameters for messages (`minLength` → `3`).
+    public var parameters: [String: String]
+}

@@ -1,0 +1,241 @@
+/// Turns a ``RulesSpec`` into an ``AuditPlan``: binds names, parses every constant once and
+/// reports every mistake against the rules file.
+public enum RuleCompiler {
+    /// Compiles a parsed rules file.
+    /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
+    public static func compile(_ spec: RulesSpec) throws -> AuditPlan {
+        var d = [Diagnostic]()
+        var entities = [EntityPlan]()
+        var seenIDs = [String: String]()     // rule id → entity, ids are global
+        for e in spec.entities {
+            let plan = compileEntity(e, source: e.source, into: &d)
+            for r in plan.rules {
+                if let other = seenIDs[r.id], other != e.name {
+                    d.append(Diagnostic(mark: e.mark, message: "rule id '\(r.id)' is used by entities '\(other)' and '\(e.name)'; ids must be unique across entities"))
+                }
+                seenIDs[r.id] = e.name
+            }
+            entities.append(plan)
+        }
+        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities)
+    }
+
+    static func compileEntity(_ e: EntitySpec, source: String, into d: inout [Diagnostic]) -> EntityPlan {
+        var plan = EntityPlan(name: e.name, source: source, key: e.key, rules: [], attributes: [], checks: [])
+        var slotOf = [String: Int]()
+        var explicit = [Int: (severity: Severity?, code: Int?)]()
+        for a in e.attributes {
+            var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, checks: [])
+            let attrParams = parameters(of: a)
+            for c in a.constraints {
+                guard let (test, summary) = compileTest(c, attribute: a, into: &d) else { continue }
+                let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
+                let severity = c.severity ?? a.severity ?? e.severity
+                let code = c.code ?? defaultCode(c.kind, a.type)
+                let slot: Int
+                if let s = slotOf[id] {
+                    slot = s
+                    plan.rules[s].kinds.append(c.kind.rawValue)
+                    plan.rules[s].summaries.append(summary)
+                    if plan.rules[s].attribute != a.name { plan.rules[s].attribute = nil }
+                    let prior = explicit[s]
+                    if let sv = c.severity, let p = prior?.severity, p != sv {
+                        d.append(Diagnostic(mark: c.mark, message: "rule '\(id)' is declared with severity \(p.rawValue) and \(sv.rawValue); constraints sharing an id share its severity"))
+                    }
+                    if let cv = c.code, let p = prior?.code, p != cv {
+                        d.append(Diagnostic(mark: c.mark, message: "rule '\(id)' is declared with code \(p) and \(cv); constraints sharing an id share its code"))
+                    }
+                } else {
+                    slot = plan.rules.count
+                    slotOf[id] = slot
+                    explicit[slot] = (c.severity, c.code)
+                    plan.rules.append(RuleInfo(id: id, entity: e.name, source: source, attribute: a.name,
+                                               kinds: [c.kind.rawValue], severity: severity, code: code,
+                                               summaries: [summary]))
+                }
+                // An attribute-level message covers its value constraints, not required/type.
+                let text = c.message ?? ((c.kind == .required || c.kind == .type) ? nil : a.message)
+                    ?? defaultMessage(c.kind, a.type)
+                let template: MessageTemplate
+                do {
+                    template = try MessageTemplate(text)
+                } catch {
+                    d.append(Diagnostic(mark: c.messageMark ?? c.mark, message: error.message))
+                    continue
+                }
+                let known = Set(attrParams.keys).union(commonPlaceholders)
+                for p in template.placeholders where !known.contains(p) {
+                    var m = "unknown placeholder '{\(p)}' in the message of '\(id)'"
+                    if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }
+                    d.append(Diagnostic(mark: c.messageMark ?? c.mark, message: m))
+                }
+                var params = attrParams
+                params["rule"] = id
+                params["code"] = String(plan.rules[slot].code)
+                params["severity"] = plan.rules[slot].severity.rawValue
+                attr.checks.append(plan.checks.count)
+                plan.checks.append(Check(kind: c.kind.rawValue, test: test, slot: slot, attribute: plan.attributes.count,
+                                         message: template, parameters: params))
+            }
+            plan.attributes.append(attr)
+        }
+        return plan
+    }
+
+    /// Placeholders every message may use besides the attribute's constraint parameters.
+    static let commonPlaceholders: Set<String> = ["value", "field", "attribute", "entity", "rule", "code",
+                                                  "severity", "key", "type", "length", "first", "location"]
+
+    /// The attribute's constraint parameters as written (`minLength` → `3`).
+    static func parameters(of a: AttributeSpec) -> [String: String] {
+        var p = ["field": a.name, "attribute": a.name, "type": a.type.rawValue, "typeName": a.type.phrase]
+        for c in a.constraints where c.kind != .required && c.kind != .type && c.kind != .unique && c.kind != .integral {
+            if case .sequence(let items) = c.value.kind {
+                p[c.kind.rawValue] = items.compactMap(\.scalar).joined(separator: ", ")
+            } else if let s = c.value.scalar {
+                p[c.kind.rawValue] = s
+            }
+        }
+        return p
+    }
+
+    static func compileTest(_ c: ConstraintSpec, attribute a: AttributeSpec,
+                            into d: inout [Diagnostic]) -> (Check.Test, String)? {
+        let name = a.name
+        let v = c.value
+        do throws(Diagnostic) {
+            switch c.kind {
+            case .required:
+                return (.required, "\(name) is present")
+            case .type:
+                return (.type, "\(name) is \(a.type.phrase)")
+            case .min, .max, .exclusiveMin, .exclusiveMax:
+                guard a.type.isOrdered else {
+                    d.append(v.error("'\(c.kind.rawValue)' applies to numbers, dates and date-times, but '\(name)' has type \(a.type.rawValue); use minLength/maxLength for text"))
+                    return nil
+                }
+                let bound = try orderedConstant(v, type: a.type, what: c.kind.rawValue)
+                let text = v.scalar ?? ""
+                let isDate = a.type == .date || a.type == .datetime
+                switch c.kind {
+                case .min: return (.lowerBound(bound, inclusive: true), isDate ? "\(name) is on or after \(text)" : "\(name) is at least \(text)")
+                case .exclusiveMin: return (.lowerBound(bound, inclusive: false), isDate ? "\(name) is after \(text)" : "\(name) is greater than \(text)")
+                case .max: return (.upperBound(bound, inclusive: true), isDate ? "\(name) is on or before \(text)" : "\(name) is at most \(text)")
+                default: return (.upperBound(bound, inclusive: false), isDate ? "\(name) is before \(text)" : "\(name) is less than \(text)")
+                }
+            case .minLength, .maxLength:
+                let n = try v.int(c.kind.rawValue)
+                guard n >= 0 else {
+                    d.append(v.error("\(c.kind.rawValue) must not be negative; got \(n)"))
+                    return nil
+                }
+                return c.kind == .minLength
+                    ? (.minLength(n), "\(name) has at least \(n) characters")
+                    : (.maxLength(n), "\(name) has at most \(n) characters")
+            case .pattern:
+                let source = try v.string("pattern")
+                do {
+                    return (.pattern(try Pattern(source)), "\(name) matches \(source)")
+                } catch {
+                    var mark = v.mark
+                    if case .scalar(_, let quoted) = v.kind, !source.contains("\n") {
+                        mark.column += error.offset + (quoted ? 1 : 0)
+                    }
+                    d.append(Diagnostic(mark: mark, message: "invalid pattern: \(error.message)"))
+                    return nil
+                }
+            case .enum:
+                let items = try v.sequence("enum")
+                guard !items.isEmpty else {
+                    d.append(v.error("enum must list at least one value"))
+                    return nil
+                }
+                var texts = [String]()
+                for item in items { texts.append(try item.string("an enum value")) }
+                let summary = "\(name) is one of \(texts.joined(separator: ", "))"
+                if a.type == .integer || a.type == .decimal {
+                    var numbers = Set<Double>()
+                    for (item, t) in zip(items, texts) {
+                        let parsed = Array(t.utf8).withUnsafeBufferPointer { ByteParsers.decimal($0) }
+                        guard parsed.valid else { throw item.error("enum value '\(t)' is not \(a.type.phrase)") }
+                        numbers.insert(parsed.value)
+                    }
+                    return (.enumNumber(numbers), summary)
+                }
+                return (.enumText(Set(texts.map { Array($0.utf8) })), summary)
+            case .integral:
+                guard a.type == .decimal || a.type == .integer else {
+                    d.append(v.error("'integral' applies to numbers, but '\(name)' has type \(a.type.rawValue)"))
+                    return nil
+                }
+                return (.integral, "\(name) is a whole number")
+            case .unique:
+                return (.unique, "\(name) is unique")
+            }
+        } catch {
+            d.append(error)
+            return nil
+        }
+    }
+
+    /// Parses a bound for an ordered type: numbers as Double, dates as days, date-times as seconds.
+    static func orderedConstant(_ v: ConfigNode, type: ValueType, what: String) throws(Diagnostic) -> Double {
+        let text = try v.string(what)
+        let bytes = Array(text.utf8)
+        switch type {
+        case .integer, .decimal:
+            let r = bytes.withUnsafeBufferPointer { ByteParsers.decimal($0) }
+            guard r.valid else { throw v.error("\(what) must be a number like 0 or -12.5; got '\(text)'") }
+            return r.value
+        case .date:
+            guard let days = bytes.withUnsafeBufferPointer({ ByteParsers.date($0) }) else {
+                throw v.error("\(what) must be a date like 2020-01-31; got '\(text)'")
+            }
+            return Double(days)
+        case .datetime:
+            guard let s = bytes.withUnsafeBufferPointer({ ByteParsers.datetime($0) }) else {
+                throw v.error("\(what) must be a date-time like 2020-01-31T00:00:00Z; got '\(text)'")
+            }
+            return Double(s)
+        case .string, .boolean:
+            throw v.error("\(what) does not apply to \(type.rawValue)")
+        }
+    }
+
+    /// Core Data's validation codes where one fits; ours (2xxx) otherwise.
+    public static func defaultCode(_ kind: ConstraintKind, _ type: ValueType) -> Int {
+        let isDate = type == .date || type == .datetime
+        switch kind {
+        case .required: return 1570
+        case .type: return isDate ? 1650 : 2001
+        case .min, .exclusiveMin: return isDate ? 1640 : 1620
+        case .max, .exclusiveMax: return isDate ? 1630 : 1610
+        case .minLength: return 1670
+        case .maxLength: return 1660
+        case .pattern: return 1680
+        case .enum: return 2002
+        case .integral: return 2003
+        case .unique: return 1551
+        }
+    }
+
+    /// The built-in message of a constraint kind.
+    public static func defaultMessage(_ kind: ConstraintKind, _ type: ValueType) -> String {
+        let isDate = type == .date || type == .datetime
+        switch kind {
+        case .required: return "{field} is required but missing."
+        case .type: return "{field} must be {typeName}; got '{value}'."
+        case .min: return isDate ? "{field} must be on or after {min}; got {value}." : "{field} must be at least {min}; got {value}."
+        case .exclusiveMin: return isDate ? "{field} must be after {exclusiveMin}; got {value}." : "{field} must be greater than {exclusiveMin}; got {value}."
+        case .max: return isDate ? "{field} must be on or before {max}; got {value}." : "{field} must be at most {max}; got {value}."
+        case .exclusiveMax: return isDate ? "{field} must be before {exclusiveMax}; got {value}." : "{field} must be less than {exclusiveMax}; got {value}."
+        case .minLength: return "{field} must have at least {minLength} characters; '{value}' has {length}."
+        case .maxLength: return "{field} must have at most {maxLength} characters; got {length}."
+        case .pattern: return "{field} must match the pattern {pattern}; got '{value}'."
+        case .enum: return "{field} must be one of {enum}; got '{value}'."
+        case .integral: return "{field} must be a whole number; got {value}."
+        case .unique: return "{field} must be unique; '{value}' already appears at {first}."
+        }
+    }
+}

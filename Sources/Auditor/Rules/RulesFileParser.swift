@@ -1,0 +1,278 @@
+import Foundation
+
+/// Reads a rules file (YAML, version 1) into a ``RulesSpec``, collecting every structural
+/// problem as a located ``Diagnostic`` (all at once, not stop-at-first).
+public struct RulesFileParser {
+    /// Format names whose option blocks a source may carry (`csv`, `xml`, `sqlite`).
+    public var formats: [String]
+
+    public init(formats: [String]) {
+        self.formats = formats
+    }
+
+    static let topKeys = ["version", "description", "sources", "entities"]
+    static let sourceKeys = ["path", "format", "description"]
+    static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes"]
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description"]
+        + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
+    static let constraintOptionKeys = ["value", "id", "message", "severity", "code"]
+
+    /// Loads and parses a rules file from disk.
+    /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
+    public func load(path: String) throws -> RulesSpec {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let why = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied or unreadable"
+            throw AuditError(.missingInput, "cannot read the rules file: \(why)", location: path)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AuditError(.invalidRules, "the rules file is not valid UTF-8", location: path)
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses rules-file text.
+    /// - Parameters:
+    ///   - text: The YAML.
+    ///   - path: The file's path: shown in diagnostics, and relative source paths resolve
+    ///     against its folder.
+    /// - Throws: ``AuditError`` `.invalidRules` with every diagnostic found.
+    public func parse(_ text: String, path: String) throws -> RulesSpec {
+        var d = [Diagnostic]()
+        let root: ConfigNode
+        do {
+            root = try YAMLLoader.load(text, file: path)
+        } catch {
+            throw AuditError.invalidRules([error])
+        }
+        guard case .mapping = root.kind, let top = try? root.mapping("the rules file") else {
+            throw AuditError.invalidRules([root.error("the rules file must be a mapping with 'version', 'sources' and 'entities'")])
+        }
+        d += top.unknownKeys(allowed: Self.topKeys, context: "the rules file")
+        var version = 1
+        if let v = top["version"] {
+            do {
+                version = try v.int("version")
+                if version != 1 { d.append(v.error("unsupported rules file version \(version); this auditor reads version 1")) }
+            } catch { d.append(error) }
+        } else {
+            d.append(root.error("missing 'version: 1' at the top of the rules file"))
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        var sources = [SourceSpec]()
+        if let node = top["sources"] {
+            do {
+                for (k, v) in try node.mapping("sources").pairs {
+                    if let s = parseSource(key: k, node: v, base: base, into: &d) { sources.append(s) }
+                }
+            } catch { d.append(error) }
+        } else {
+            d.append(root.error("missing 'sources': name at least one input file"))
+        }
+        var entities = [EntitySpec]()
+        if let node = top["entities"] {
+            do {
+                for (k, v) in try node.mapping("entities").pairs {
+                    if let e = parseEntity(key: k, node: v, sources: sources, into: &d) { entities.append(e) }
+                }
+            } catch { d.append(error) }
+        } else {
+            d.append(root.error("missing 'entities': declare at least one entity with its attributes"))
+        }
+        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        return RulesSpec(path: path, version: version, sources: sources, entities: entities)
+    }
+
+    private func parseSource(key: ConfigNode, node: ConfigNode, base: String, into d: inout [Diagnostic]) -> SourceSpec? {
+        guard let name = key.scalar, !name.isEmpty else {
+            d.append(key.error("a source name must be a non-empty string"))
+            return nil
+        }
+        let map: ConfigMapping
+        do { map = try node.mapping("source '\(name)'") } catch { d.append(error); return nil }
+        d += map.unknownKeys(allowed: Self.sourceKeys + formats, context: "source '\(name)'")
+        guard let pathNode = map["path"] else {
+            d.append(key.error("source '\(name)' has no 'path'"))
+            return nil
+        }
+        let path: String
+        do { path = try pathNode.string("path") } catch { d.append(error); return nil }
+        var format: String?
+        if let f = map["format"] {
+            do {
+                let v = try f.string("format")
+                if formats.contains(v) {
+                    format = v
+                } else {
+                    var m = "unknown format '\(v)'"
+                    if let s = Suggest.closest(to: v, in: formats) { m += "; did you mean '\(s)'?" } else { m += " (known: \(formats.joined(separator: ", ")))" }
+                    d.append(f.error(m))
+                }
+            } catch { d.append(error) }
+        }
+        var options = [String: ConfigNode]()
+        for f in formats { if let o = map[f] { options[f] = o } }
+        let resolved = path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+        return SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved, pathMark: pathNode.mark,
+                          format: format, formatMark: map["format"]?.mark, options: options)
+    }
+
+    private func parseEntity(key: ConfigNode, node: ConfigNode, sources: [SourceSpec],
+                             into d: inout [Diagnostic]) -> EntitySpec? {
+        guard let name = key.scalar, !name.isEmpty else {
+            d.append(key.error("an entity name must be a non-empty string"))
+            return nil
+        }
+        let map: ConfigMapping
+        do { map = try node.mapping("entity '\(name)'") } catch { d.append(error); return nil }
+        d += map.unknownKeys(allowed: Self.entityKeys, context: "entity '\(name)'")
+        var source = ""
+        var sourceMark = key.mark
+        if let s = map["source"] {
+            sourceMark = s.mark
+            do {
+                source = try s.string("source")
+                if !sources.contains(where: { $0.name == source }) {
+                    var m = "entity '\(name)' names an unknown source '\(source)'"
+                    if let c = Suggest.closest(to: source, in: sources.map(\.name)) { m += "; did you mean '\(c)'?" }
+                    d.append(s.error(m))
+                }
+            } catch { d.append(error) }
+        } else if sources.count == 1 {
+            source = sources[0].name
+        } else {
+            d.append(key.error("entity '\(name)' has no 'source' (there are \(sources.count) sources)"))
+        }
+        var keyAttributes = [String]()
+        if let k = map["key"] {
+            for item in k.sequenceOrSingle() {
+                do { keyAttributes.append(try item.string("key")) } catch { d.append(error) }
+            }
+        }
+        var idPrefix = name
+        if let p = map["idPrefix"] {
+            do { idPrefix = try p.string("idPrefix") } catch { d.append(error) }
+        }
+        let severity = parseSeverity(map["severity"], into: &d) ?? .error
+        var attributes = [AttributeSpec]()
+        if let a = map["attributes"] {
+            do {
+                for (k, v) in try a.mapping("attributes").pairs {
+                    if let attr = parseAttribute(key: k, node: v, into: &d) { attributes.append(attr) }
+                }
+            } catch { d.append(error) }
+        } else {
+            d.append(key.error("entity '\(name)' has no 'attributes'"))
+        }
+        for k in keyAttributes where !attributes.contains(where: { $0.name == k }) {
+            var m = "key attribute '\(k)' is not an attribute of '\(name)'"
+            if let c = Suggest.closest(to: k, in: attributes.map(\.name)) { m += "; did you mean '\(c)'?" }
+            d.append((map["key"] ?? key).error(m))
+        }
+        return EntitySpec(name: name, mark: key.mark, source: source, sourceMark: sourceMark, key: keyAttributes,
+                          keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, attributes: attributes)
+    }
+
+    private func parseAttribute(key: ConfigNode, node: ConfigNode, into d: inout [Diagnostic]) -> AttributeSpec? {
+        guard let name = key.scalar, !name.isEmpty else {
+            d.append(key.error("an attribute name must be a non-empty string"))
+            return nil
+        }
+        // `email: string` is shorthand for `email: { type: string }`.
+        if case .scalar = node.kind {
+            guard let t = ValueType(rawValue: node.scalar ?? "") else {
+                d.append(node.error(typeMessage(node.scalar ?? "")))
+                return nil
+            }
+            return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, message: nil,
+                                 severity: nil, constraints: [])
+        }
+        let map: ConfigMapping
+        do { map = try node.mapping("attribute '\(name)'") } catch { d.append(error); return nil }
+        d += map.unknownKeys(allowed: Self.attributeKeys + ["type"], context: "attribute '\(name)'")
+        var type = ValueType.string
+        var constraints = [ConstraintSpec]()
+        if let t = map["type"], let c = parseConstraint(.type, key: map.keyNode("type") ?? t, node: t, into: &d) {
+            if let s = c.value.scalar, let vt = ValueType(rawValue: s) {
+                type = vt
+                if vt != .string || c.id != nil { constraints.append(c) }
+            } else {
+                d.append(c.value.error(typeMessage(c.value.scalar ?? c.value.kindName)))
+            }
+        }
+        var sensitive = false
+        if let s = map["sensitive"] {
+            do { sensitive = try s.bool("sensitive") } catch { d.append(error) }
+        }
+        var message: String?
+        if let m = map["message"] {
+            do { message = try m.string("message") } catch { d.append(error) }
+        }
+        let severity = parseSeverity(map["severity"], into: &d)
+        for (k, v) in map.pairs {
+            guard let kname = k.scalar, kname != "type", let kind = ConstraintKind(rawValue: kname) else { continue }
+            guard let c = parseConstraint(kind, key: k, node: v, into: &d) else { continue }
+            // `required: false`, `unique: false`, `integral: false` declare no rule.
+            if kind == .required || kind == .unique || kind == .integral {
+                do { if try !c.value.bool(kname) { continue } } catch { d.append(error); continue }
+            }
+            constraints.append(c)
+        }
+        // `required` first, then `type`, then the rest in file order.
+        constraints.sort { rank($0.kind) < rank($1.kind) }
+        return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, message: message,
+                             severity: severity, constraints: constraints)
+    }
+
+    private func rank(_ k: ConstraintKind) -> Int {
+        k == .required ? 0 : k == .type ? 1 : 2
+    }
+
+    private func typeMessage(_ got: String) -> String {
+        let names = ValueType.allCases.map(\.rawValue)
+        var m = "unknown type '\(got)'"
+        if let s = Suggest.closest(to: got, in: names) { m += "; did you mean '\(s)'?" } else { m += " (expected one of: \(names.joined(separator: ", ")))" }
+        return m
+    }
+
+    private func parseConstraint(_ kind: ConstraintKind, key: ConfigNode, node: ConfigNode,
+                                 into d: inout [Diagnostic]) -> ConstraintSpec? {
+        guard case .mapping = node.kind, let map = try? node.mapping(kind.rawValue), map["value"] != nil else {
+            return ConstraintSpec(kind: kind, mark: key.mark, value: node)
+        }
+        d += map.unknownKeys(allowed: Self.constraintOptionKeys, context: "'\(kind.rawValue)'")
+        var c = ConstraintSpec(kind: kind, mark: key.mark, value: map["value"] ?? node)
+        if let i = map["id"] {
+            do {
+                let id = try i.string("id")
+                if id.isEmpty || id.contains(where: { $0.isWhitespace }) {
+                    d.append(i.error("a rule id must be non-empty and contain no spaces; got '\(id)'"))
+                } else {
+                    c.id = id
+                }
+            } catch { d.append(error) }
+        }
+        if let m = map["message"] {
+            do {
+                c.message = try m.string("message")
+                c.messageMark = m.mark
+            } catch { d.append(error) }
+        }
+        c.severity = parseSeverity(map["severity"], into: &d)
+        if let code = map["code"] {
+            do { c.code = try code.int("code") } catch { d.append(error) }
+        }
+        return c
+    }
+
+    private func parseSeverity(_ node: ConfigNode?, into d: inout [Diagnostic]) -> Severity? {
+        guard let node else { return nil }
+        if let s = node.scalar, let v = Severity(rawValue: s) { return v }
+        d.append(node.error("severity must be error, warning or info; got \(node.describe)"))
+        return nil
+    }
+}

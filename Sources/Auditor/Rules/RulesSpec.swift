@@ -1,0 +1,116 @@
+/// A rules file as written: sources and entities with their constraints, every part
+/// remembering where it was written. Produced by ``RulesFileParser``, consumed by
+/// ``RuleCompiler``.
+public struct RulesSpec: Sendable {
+    /// The rules file path as given (diagnostics use it).
+    public var path: String
+    public var version: Int
+    public var sources: [SourceSpec]
+    public var entities: [EntitySpec]
+}
+
+/// One input: a path and its format options.
+public struct SourceSpec: Sendable {
+    public var name: String
+    public var mark: ConfigMark
+    /// The path as written in the rules file.
+    public var path: String
+    /// The path relative to the current directory (resolved against the rules file's folder).
+    public var resolvedPath: String
+    public var pathMark: ConfigMark
+    /// An explicit `format:`; otherwise the path's extension decides.
+    public var format: String?
+    public var formatMark: ConfigMark?
+    /// Option blocks by format name (`csv: {...}`, `xml: {...}`).
+    public var options: [String: ConfigNode]
+}
+
+/// One entity: a source's records and the rules on them.
+public struct EntitySpec: Sendable {
+    public var name: String
+    public var mark: ConfigMark
+    public var source: String
+    public var sourceMark: ConfigMark
+    /// Attributes that identify a record in findings (`id=1043`).
+    public var key: [String]
+    public var keyMark: ConfigMark?
+    /// The prefix of default rule ids (`idPrefix.attribute.constraint`); the entity name by default.
+    public var idPrefix: String
+    /// The default severity of the entity's rules.
+    public var severity: Severity
+    public var attributes: [AttributeSpec]
+}
+
+/// The value types an attribute can declare.
+public enum ValueType: String, Sendable, CaseIterable {
+    case string
+    case integer
+    case decimal
+    case boolean
+    case date
+    case datetime
+
+    /// "an integer", for messages.
+    public var phrase: String {
+        switch self {
+        case .string: return "text"
+        case .integer: return "an integer"
+        case .decimal: return "a decimal number"
+        case .boolean: return "true or false"
+        case .date: return "a date (YYYY-MM-DD)"
+        case .datetime: return "a date-time (YYYY-MM-DDTHH:MM:SSZ)"
+        }
+    }
+
+    /// Whether `min`/`max` apply.
+    public var isOrdered: Bool {
+        switch self {
+        case .integer, .decimal, .date, .datetime: return true
+        case .string, .boolean: return false
+        }
+    }
+}
+
+/// One attribute and its constraints.
+public struct AttributeSpec: Sendable {
+    public var name: String
+    public var mark: ConfigMark
+    public var type: ValueType
+    /// Values are masked in every report.
+    public var sensitive: Bool
+    /// The attribute's default message template and severity for its constraints.
+    public var message: String?
+    public var severity: Severity?
+    /// In the order written; `required` and `type` come first.
+    public var constraints: [ConstraintSpec]
+}
+
+/// The constraint kinds of a property rule.
+public enum ConstraintKind: String, Sendable, CaseIterable {
+    case required
+    case type
+    case min
+    case max
+    case exclusiveMin
+    case exclusiveMax
+    case minLength
+    case maxLength
+    case pattern
+    case `enum`
+    case integral
+    case unique
+}
+
+/// One constraint on an attribute as written: `minLength: 3` or
+/// `minLength: { value: 3, id: person.name.length, message: "...", severity: warning, code: 1670 }`.
+public struct ConstraintSpec: Sendable {
+    public var kind: ConstraintKind
+    public var mark: ConfigMark
+    /// The constraint's value node (a number, a pattern, a list for `enum`...).
+    public var value: ConfigNode
+    public var id: String?
+    public var message: String?
+    public var messageMark: ConfigMark?
+    public var severity: Severity?
+    public var code: Int?
+}

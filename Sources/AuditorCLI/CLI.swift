@@ -1,0 +1,67 @@
+import ArgumentParser
+import Auditor
+import Foundation
+import Readers
+
+/// Shared wiring of the subcommands.
+enum CLI {
+    /// Parses, validates (including every source's format options) and compiles a rules file.
+    static func loadPlan(_ path: String) throws -> AuditPlan {
+        let registry = StandardReaders.registry
+        let spec = try RulesFileParser(formats: registry.formats).load(path: path)
+        var d = [Diagnostic]()
+        for source in spec.sources {
+            for (format, node) in source.options.sorted(by: { $0.key < $1.key }) {
+                if let f = registry.factory(format: format) { d += f.validateOptions(node) }
+            }
+        }
+        let plan: AuditPlan
+        do {
+            plan = try RuleCompiler.compile(spec)
+        } catch let e as AuditError {
+            throw AuditError.invalidRules(d + e.diagnostics)
+        }
+        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        return plan
+    }
+
+    /// Runs a body, printing any error on stderr and mapping it to its exit status.
+    static func guarded(_ body: () throws -> ExitStatus) -> ExitStatus {
+        do {
+            return try body()
+        } catch let e as AuditError {
+            printError(e)
+            return e.code.exitStatus
+        } catch {
+            FileHandle.standardError.write(Data("auditor: internal error: \(error)\n".utf8))
+            return .software
+        }
+    }
+
+    static func printError(_ e: AuditError) {
+        var text = e.description
+        if e.diagnostics.isEmpty { text = "auditor: error: " + text }
+        FileHandle.standardError.write(Data((Terminal.escapeControls(text) + "\n").utf8))
+    }
+}
+
+/// Writes report files atomically: a temporary file next to the target, then rename(2).
+enum OutputFile {
+    static func writeAtomically(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir.isEmpty ? "." : dir, isDirectory: &isDir), isDir.boolValue else {
+            throw AuditError(.cannotCreateOutput, "cannot write the report: the folder '\(dir)' does not exist", location: path)
+        }
+        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else {
+            throw AuditError(.cannotCreateOutput, "cannot write the report (permission denied or disk full)", location: path)
+        }
+        if rename(tmp, path) != 0 {
+            let why = String(cString: strerror(errno))
+            unlink(tmp)
+            throw AuditError(.cannotCreateOutput, "cannot write the report", location: path, cause: why)
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Auditor
-
-/// The reporters that ship with auditor.
-public enum StandardReporters {}
