@@ -18,7 +18,7 @@ struct PatternCase: Sendable, CustomTestStringConvertible {
 
 /// The pattern compiled with each matching strategy it can use: automatic, the
 /// deterministic automaton without the class-run fast path, and the bitset simulation.
-func compiledVariants(_ source: String) throws -> [Pattern] {
+func compiledVariants(_ source: String) throws(PatternError) -> [Pattern] {
     [try Pattern(source),
      try Pattern(source, maxDFAStates: PatternDFA.maxStates, allowClassRun: false),
      try Pattern(source, maxDFAStates: 0, allowClassRun: false)]
@@ -27,13 +27,14 @@ func compiledVariants(_ source: String) throws -> [Pattern] {
 /// Checks a case against every strategy.
 func check(_ testCase: PatternCase, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for pattern in try compiledVariants(testCase.pattern) {
+        let label = "/\(testCase.pattern)/ [\(pattern.strategy)]"
         for text in testCase.matching {
-            #expect(pattern.matches(text), "/\(testCase.pattern)/ [\(pattern.strategy)] should match \(text.debugDescription)",
-                    sourceLocation: sourceLocation)
+            let matched = pattern.matches(text)
+            #expect(matched, "\(label) should match \(text.debugDescription)", sourceLocation: sourceLocation)
         }
         for text in testCase.nonMatching {
-            #expect(!pattern.matches(text), "/\(testCase.pattern)/ [\(pattern.strategy)] should not match \(text.debugDescription)",
-                    sourceLocation: sourceLocation)
+            let matched = pattern.matches(text)
+            #expect(!matched, "\(label) should not match \(text.debugDescription)", sourceLocation: sourceLocation)
         }
     }
 }
