@@ -158,6 +158,11 @@ struct PatternSyntaxTests {
     }
 
     @Test func sourceIsKept() throws {
-        #expect(try Pattern("[a-z]+").source == "[a-z]+")
+        let pattern = try Pattern("[a-z]+")
+        #expect(pattern.source == "[a-z]+")
+        #expect(pattern.description == "[a-z]+")
+        #expect(pattern == (try Pattern("[a-z]+")))
+        #expect(pattern != (try Pattern("[a-z]*")))
+        #expect(Set([pattern, try Pattern("[a-z]+")]).count == 1)
     }
 }

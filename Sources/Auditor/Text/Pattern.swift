@@ -110,6 +110,17 @@ public struct Pattern: Sendable {
     }
 }
 
+extension Pattern: Hashable, CustomStringConvertible {
+    /// Two patterns are equal when their sources are: the same source always compiles to the
+    /// same matcher.
+    public static func == (a: Pattern, b: Pattern) -> Bool { a.source == b.source }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
+
+    /// The source text.
+    public var description: String { source }
+}
+
 /// Why a pattern does not compile.
 public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in sentence case, quoting the bad token as `'…'` and suggesting a fix

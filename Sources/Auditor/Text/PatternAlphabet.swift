@@ -67,7 +67,8 @@ struct PatternAlphabet: Sendable {
             }
             classOfSignature[signature] = setsOfClass.count
             pieceClasses.append(setsOfClass.count)
-            setsOfClass.append((0..<sets.count).filter { signature[signature.startIndex + $0 / 64] >> UInt64($0 % 64) & 1 != 0 })
+            let base = signature.startIndex
+            setsOfClass.append((0..<sets.count).filter { signature[base + $0 / 64] >> UInt64($0 % 64) & 1 != 0 })
         }
 
         var low = [UInt16](repeating: 0, count: PatternAlphabet.tableSize)

@@ -298,7 +298,7 @@ struct PatternParser {
     /// The pattern text from `start` up to `end` (default: the end), shortened with `…`
     /// past 40 scalars, for quoting in a message.
     func text(from start: Int, to end: Int? = nil) -> String {
-        let end = Swift.min(end ?? scalars.count, scalars.count)
+        let end = Swift.max(start, Swift.min(end ?? scalars.count, scalars.count))
         let limit = Swift.min(end, start + 40)
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars[start..<limit])
