@@ -1,0 +1,26 @@
+import Auditor
+
+/// The reporters that ship with auditor, by `--format` name.
+///
+/// The CLI validates `--format` against ``formats`` and builds the reporter with
+/// ``reporter(format:color:verbose:)``; decide `color` with ``ColorChoice`` for the stream
+/// the report goes to (a file given with `--output` is not a terminal).
+public enum StandardReporters {
+    /// Every supported `--format` value, the default first.
+    public static let formats = ["text", "json"]
+
+    /// A reporter for a format name.
+    ///
+    /// - Parameters:
+    ///   - format: One of ``formats``, exactly as listed (lower case).
+    ///   - color: Emit ANSI colour; ignored by formats that have none (`json`).
+    ///   - verbose: More detail; ignored by formats that always hold everything (`json`).
+    /// - Returns: The reporter, or `nil` for an unknown format.
+    public static func reporter(format: String, color: Bool, verbose: Bool) -> (any Reporter)? {
+        switch format {
+        case "text": return TextReporter(color: color, verbose: verbose)
+        case "json": return JSONReporter()
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Auditor
+
+extension TextReporter.Renderer {
+    /// The per-record groups (one record, all its findings), entity by entity in report order.
+    ///
+    /// Compact: one line per record naming its violated rules. Verbose: the record line, then
+    /// one `severity: rule: message` line per finding. Each entity ends with how many of its
+    /// records with findings are not shown.
+    func recordSection() -> [String] {
+        guard !report.records.isEmpty else { return [] }
+        var lines = ["Records with findings (the first \(NumberText.grouped(report.maxSamples)) of each entity, "
+                     + "in input order, with all their findings):"]
+        let entityNames = report.entities.map(\.name)
+        let known = Set(entityNames)
+        var order = entityNames
+        for record in report.records where !known.contains(record.entity) && !order.contains(record.entity) {
+            order.append(record.entity)
+        }
+        for name in order {
+            let records = report.records.filter { $0.entity == name }
+            for record in records { lines += recordLines(record) }
+            if let entity = report.entities.first(where: { $0.name == name }),
+               entity.violatingRecords > records.count {
+                lines.append("  ... \(NumberText.grouped(entity.violatingRecords - records.count)) more "
+                             + "\(style.apply(.bold, TerminalText.escaped(name))) "
+                             + "\(Plural.noun(entity.violatingRecords - records.count, "record")) with findings")
+            }
+        }
+        return lines
+    }
+
+    /// `  people.csv:77 [id=76]: Person, 2 findings: person.email.pattern (error), person.age.type (warning)`.
+    private func recordLines(_ record: RecordFindings) -> [String] {
+        let key = record.key.map { " [\(TerminalText.escaped($0))]" } ?? ""
+        let head = "  \(TerminalText.escaped(record.location.description))\(key): "
+            + "\(style.apply(.bold, TerminalText.escaped(record.entity))), "
+            + Plural.count(record.findings.count, "finding")
+        if verbose {
+            return [head] + record.findings.map { finding in
+                "    \(style.severity(finding.severity, finding.severity.rawValue)): "
+                    + "\(style.ruleID(TerminalText.escaped(finding.ruleID))): "
+                    + TerminalText.escaped(finding.message) + valueSuffix(finding)
+            }
+        }
+        let rules = record.findings.map { finding in
+            "\(style.ruleID(TerminalText.escaped(finding.ruleID))) "
+                + "(\(style.severity(finding.severity, finding.severity.rawValue)))"
+        }
+        return [head + (rules.isEmpty ? "" : ": " + rules.joined(separator: ", "))]
+    }
+
+    /// ` [value 'x@']` when the message does not already quote the value, else empty.
+    private func valueSuffix(_ finding: Finding) -> String {
+        guard let value = finding.value, !finding.message.contains("'\(value)'") else { return "" }
+        return " [value '\(TerminalText.escaped(value))']"
+    }
+
+    /// `Inputs:` then one aligned row per input; an incomplete input says so in capitals with
+    /// the reader's error.
+    func inputSection() -> [String] {
+        guard !report.inputs.isEmpty else { return ["Inputs: none"] }
+        let rows: [[String]] = report.inputs.map { input in
+            var row = [TerminalText.escaped(input.path)]
+            if verbose { row.append("source " + TerminalText.escaped(input.source)) }
+            row.append(TerminalText.escaped(input.format))
+            row.append(input.bytes.map(NumberText.bytes) ?? "size unknown")
+            row.append(Plural.count(input.records, "record"))
+            if verbose { row.append(NumberText.seconds(input.seconds)) }
+            return row
+        }
+        let widths = rows.reduce(into: [Int](repeating: 0, count: rows.first?.count ?? 0)) { widths, row in
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        var lines = ["Inputs:"]
+        for (input, row) in zip(report.inputs, rows) {
+            let cells = row.enumerated().map { padded($0.element, widths[$0.offset]) }
+            let status: String
+            if input.complete {
+                status = "read completely"
+            } else {
+                status = style.outcome(.incomplete, "INCOMPLETE") + ": "
+                    + (input.error.map(TerminalText.escaped) ?? "the reader gave no reason")
+            }
+            lines.append("  " + cells.joined(separator: "  ") + "  " + status)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,154 @@
+import Auditor
+
+extension TextReporter.Renderer {
+    /// The rules of one entity, or the rules of a source that no entity lists.
+    struct RuleGroup {
+        /// Escaped, uncoloured title: `Person`, `source people`.
+        var title: String
+        var source: String
+        var entity: EntityOutcome?
+        var rules: [RuleOutcome]
+    }
+
+    /// One group per entity (its `ruleIDs` in order), then one per source for rules that no
+    /// entity lists, so no rule is ever left out of the report.
+    func ruleGroups() -> [RuleGroup] {
+        var groups: [RuleGroup] = report.entities.map { entity in
+            RuleGroup(title: TerminalText.escaped(entity.name), source: entity.source, entity: entity,
+                      rules: entity.ruleIDs.compactMap { rulesByID[$0] })
+        }
+        let listed = Set(report.entities.flatMap(\.ruleIDs))
+        var orphanIndex: [String: Int] = [:]
+        for rule in report.rules where !listed.contains(rule.id) {
+            if let index = orphanIndex[rule.source] {
+                groups[index].rules.append(rule)
+            } else {
+                orphanIndex[rule.source] = groups.count
+                groups.append(RuleGroup(title: "source " + TerminalText.escaped(rule.source),
+                                        source: rule.source, entity: nil, rules: [rule]))
+            }
+        }
+        return groups
+    }
+
+    /// The group's lines: a title line, then the violated rules with their samples, then the
+    /// passing rules.
+    func block(for group: RuleGroup) -> [String] {
+        let violated = group.rules.enumerated()
+            .filter { $0.element.violations > 0 }
+            .sorted { a, b in
+                a.element.severity != b.element.severity ? a.element.severity > b.element.severity
+                                                          : a.offset < b.offset
+            }
+            .map(\.element)
+        let passing = group.rules.filter { $0.violations == 0 }
+        var lines = [groupTitle(group, clean: violated.isEmpty)]
+        if violated.isEmpty && !verbose { return lines }
+
+        let rows = violated + (verbose ? passing : [])
+        let columns = RuleColumns(rules: rows)
+        for rule in violated {
+            lines.append(ruleRow(rule, columns: columns))
+            lines += samples(of: rule)
+        }
+        if verbose {
+            lines += passing.map { ruleRow($0, columns: columns) }
+        } else if !passing.isEmpty {
+            lines.append(passingSummary(passing))
+        }
+        return lines
+    }
+
+    /// `Person (people.csv): 2,000 records, 312 with findings, 330 violations`.
+    private func groupTitle(_ group: RuleGroup, clean: Bool) -> String {
+        let path = pathBySource[group.source].map(TerminalText.escaped) ?? TerminalText.escaped(group.source)
+        var parts: [String] = []
+        if let entity = group.entity {
+            parts.append(Plural.count(entity.records, "record"))
+            if entity.violatingRecords > 0 || entity.violations > 0 {
+                parts.append("\(NumberText.grouped(entity.violatingRecords)) with findings")
+                parts.append(Plural.count(entity.violations, "violation"))
+            }
+        } else {
+            let records = report.inputs.filter { $0.source == group.source }.reduce(0) { $0 + $1.records }
+            parts.append(Plural.count(records, "record"))
+            let violations = group.rules.reduce(0) { $0 + $1.violations }
+            if violations > 0 { parts.append(Plural.count(violations, "violation")) }
+        }
+        if clean {
+            parts.append("no findings")
+            parts.append(group.rules.isEmpty ? "no rules" : "\(Plural.count(group.rules.count, "rule")) passed")
+        }
+        return "\(style.apply(.bold, group.title)) (\(path)): " + parts.joined(separator: ", ")
+    }
+
+    /// Column widths of the rule rows of one group, computed on plain text.
+    struct RuleColumns {
+        var id = 0
+        var code = 0
+        var count = 0
+
+        init(rules: [RuleOutcome]) {
+            for rule in rules {
+                id = max(id, TerminalText.escaped(rule.id).count)
+                code = max(code, String(rule.code).count)
+                count = max(count, TextReporter.Renderer.countText(rule).count)
+            }
+        }
+    }
+
+    /// `14 of 2,000 records (0.70%)`; no rate for a passing rule.
+    static func countText(_ rule: RuleOutcome) -> String {
+        let base = "\(NumberText.grouped(rule.violations)) of \(Plural.count(rule.evaluated, "record"))"
+        return rule.violations == 0 ? base : base + " (\(NumberText.percent(rule.violations, of: rule.evaluated)))"
+    }
+
+    /// `  error    person.name.length  1670  14 of 2,000 records (0.70%)  name has 3 to 32 characters`.
+    private func ruleRow(_ rule: RuleOutcome, columns: RuleColumns) -> String {
+        let word = rule.violations > 0 ? rule.severity.rawValue : "passed"
+        let coloredWord = (rule.violations > 0 ? style.severity(rule.severity, word) : style.apply(.green, word))
+            + padded("", 7 - word.count)
+        let id = TerminalText.escaped(rule.id)
+        let code = String(repeating: " ", count: max(0, columns.code - String(rule.code).count)) + String(rule.code)
+        return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
+            + "\(padded(Self.countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))"
+    }
+
+    /// The rule's sampled findings, then how many were left out.
+    private func samples(of rule: RuleOutcome) -> [String] {
+        var lines = rule.samples.map { "    " + findingLine($0) }
+        let hidden = rule.violations - rule.samples.count
+        if hidden > 0 {
+            lines.append("    ... \(NumberText.grouped(hidden)) more (\(NumberText.grouped(rule.samples.count)) of "
+                         + "\(NumberText.grouped(rule.violations)) shown; raise --max-samples to see more)")
+        }
+        return lines
+    }
+
+    /// `people.csv:1043: error: person.name.length: Name must be 3 to 32 letters; got 'Al'. [id=1042]`.
+    ///
+    /// The value is added to the bracket only when the message does not already quote it.
+    func findingLine(_ finding: Finding) -> String {
+        var extras: [String] = []
+        if let key = finding.key { extras.append(TerminalText.escaped(key)) }
+        if let value = finding.value, !finding.message.contains("'\(value)'") {
+            extras.append("value '\(TerminalText.escaped(value))'")
+        }
+        let suffix = extras.isEmpty ? "" : " [" + extras.joined(separator: ", ") + "]"
+        return "\(TerminalText.escaped(finding.location.description)): "
+            + "\(style.severity(finding.severity, finding.severity.rawValue)): "
+            + "\(style.ruleID(TerminalText.escaped(finding.ruleID))): \(TerminalText.escaped(finding.message))\(suffix)"
+    }
+
+    /// `  passed   20 rules: person.id.required, person.id.unique, person.age.range and 17 more (--verbose lists them)`.
+    private func passingSummary(_ passing: [RuleOutcome]) -> String {
+        let ids = passing.map { style.ruleID(TerminalText.escaped($0.id)) }
+        let shown = ids.count <= 4 ? ids : Array(ids.prefix(3))
+        var text = "  \(style.apply(.green, "passed") + " ")  \(Plural.count(passing.count, "rule")): "
+            + shown.joined(separator: ", ")
+        if shown.count < ids.count {
+            text += " and \(NumberText.grouped(ids.count - shown.count)) more (--verbose lists them)"
+        }
+        return text
+    }
+}

@@ -1,0 +1,186 @@
+import Auditor
+
+/// The `text` report: compiler-diagnostic style, for a terminal and for a CI log.
+///
+/// Layout, top to bottom:
+/// 1. a one-line verdict with the counts that matter;
+/// 2. one `path: error: …` line per input that was not read to its end (never hidden);
+/// 3. per entity, its violated rules (most severe first, then rules-file order) with exact
+///    counts and rates, each followed by its sampled findings as `path:line: severity: rule: message`
+///    lines, then its passing rules (one line, or one row each when `verbose`);
+/// 4. the first records with findings, each with all its findings;
+/// 5. the inputs, and the result with the exit status it implies.
+///
+/// Every data-derived string goes through ``TerminalText/escaped(_:)``; colour (ANSI SGR) is
+/// emitted only when ``color`` is true and only around severity words, rule ids, entity names
+/// and the verdict. The output is a pure function of the report and these options and ends
+/// with a newline.
+public struct TextReporter: Reporter {
+    /// Always `text`.
+    public var format: String { "text" }
+    /// Whether to emit ANSI colour (decide with ``ColorChoice``).
+    public var color: Bool
+    /// Whether to list passing rules one per row, every finding of each record group,
+    /// input sources and timings.
+    public var verbose: Bool
+
+    /// Creates a text reporter.
+    /// - Parameters:
+    ///   - color: Emit ANSI colour; `false` gives plain text with no escape byte.
+    ///   - verbose: List passing rules and more detail.
+    public init(color: Bool = false, verbose: Bool = false) {
+        self.color = color
+        self.verbose = verbose
+    }
+
+    /// Renders the whole report as text lines ending with a newline.
+    public func render(_ report: AuditReport) -> String {
+        let renderer = Renderer(report: report, style: ANSIStyle(enabled: color), verbose: verbose)
+        return renderer.render()
+    }
+}
+
+extension TextReporter {
+    /// One rendering: the report, the options and lookups computed once.
+    struct Renderer {
+        let report: AuditReport
+        let style: ANSIStyle
+        let verbose: Bool
+        /// The first rule with each id.
+        let rulesByID: [String: RuleOutcome]
+        /// Input path by source name (the first input of a source).
+        let pathBySource: [String: String]
+
+        init(report: AuditReport, style: ANSIStyle, verbose: Bool) {
+            self.report = report
+            self.style = style
+            self.verbose = verbose
+            var rules: [String: RuleOutcome] = [:]
+            for rule in report.rules where rules[rule.id] == nil { rules[rule.id] = rule }
+            rulesByID = rules
+            var paths: [String: String] = [:]
+            for input in report.inputs where paths[input.source] == nil { paths[input.source] = input.path }
+            pathBySource = paths
+        }
+
+        func render() -> String {
+            var lines = [headline()]
+            lines += incompleteInputs()
+            for group in ruleGroups() {
+                lines.append("")
+                lines += block(for: group)
+            }
+            let records = recordSection()
+            if !records.isEmpty {
+                lines.append("")
+                lines += records
+            }
+            lines.append("")
+            lines += inputSection()
+            if verbose { lines.append(runLine()) }
+            lines.append(resultLine())
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        // MARK: Verdict
+
+        /// Records counted for the headline: the entities' records when there are entities.
+        var recordTotals: (records: Int, withFindings: Int) {
+            let withFindings = report.entities.reduce(0) { $0 + $1.violatingRecords }
+            if report.entities.isEmpty { return (report.totalRecords, withFindings) }
+            return (report.entities.reduce(0) { $0 + $1.records }, withFindings)
+        }
+
+        var incompleteInputList: [InputSummary] { report.inputs.filter { !$0.complete } }
+
+        /// `VERDICT` in upper case when it needs attention, coloured.
+        var verdictWord: String {
+            switch report.outcome {
+            case .passed: return style.outcome(.passed, "passed")
+            case .failed: return style.outcome(.failed, "FAILED")
+            case .incomplete: return style.outcome(.incomplete, "INCOMPLETE")
+            }
+        }
+
+        /// The severities that fail the run: `at severity error`; empty for `--fail-on never`.
+        var failingSeverities: String {
+            switch report.failOn {
+            case .error: return "at severity error"
+            case .warning: return "at severity warning or error"
+            case .never: return ""
+            }
+        }
+
+        /// How many violated rules fail the run, in words: `3 at severity error`, `none at …`.
+        func failingPhrase(_ count: Int) -> String {
+            if report.failOn == .never { return "none fail with --fail-on never" }
+            return (count == 0 ? "none" : NumberText.grouped(count)) + " " + failingSeverities
+        }
+
+        /// `auditor 0.1.0: rules/people.yml: FAILED, 5 of 25 rules violated (4 at severity error), …`.
+        func headline() -> String {
+            var parts = ["\(verdictWord)"]
+            let incomplete = incompleteInputList.count
+            if incomplete > 0 {
+                parts.append("\(NumberText.grouped(incomplete)) of "
+                             + "\(Plural.count(report.inputs.count, "input")) not read completely")
+            }
+            let totals = recordTotals
+            let violated = report.violatedRules.count
+            if violated == 0 {
+                parts.append(Plural.count(report.rules.count, "rule"))
+                parts.append(Plural.count(totals.records, "record") + (incomplete > 0 ? " read" : ""))
+                parts.append("no findings")
+            } else {
+                parts.append("\(NumberText.grouped(violated)) of \(Plural.count(report.rules.count, "rule")) "
+                             + "violated (\(failingPhrase(report.failingRules.count)))")
+                parts.append("\(NumberText.grouped(totals.withFindings)) of "
+                             + "\(Plural.count(totals.records, "record")) with findings")
+            }
+            let prefix = "auditor \(TerminalText.escaped(report.toolVersion)): "
+                + "\(TerminalText.escaped(report.rulesFile)): "
+            return prefix + parts.joined(separator: ", ")
+        }
+
+        /// One diagnostic per input that stopped early: `orders.xml: error: INCOMPLETE: …`.
+        func incompleteInputs() -> [String] {
+            incompleteInputList.map { input in
+                let reason = input.error.map(TerminalText.escaped) ?? "the reader gave no reason"
+                return "\(TerminalText.escaped(input.path)): \(style.severity(.error, "error")): "
+                    + "\(style.outcome(.incomplete, "INCOMPLETE")): reading stopped after "
+                    + "\(Plural.count(input.records, "record")), findings cover only those: \(reason)"
+            }
+        }
+
+        /// `Run: started 2026-11-20T02:00:00.000Z, took 1.42 s, at most 5 samples per rule, --fail-on error`.
+        func runLine() -> String {
+            "Run: started \(NumberText.iso8601(report.startedAt)), took \(NumberText.seconds(report.durationSeconds)), "
+                + "at most \(Plural.count(report.maxSamples, "sample")) per rule, --fail-on \(report.failOn.rawValue)"
+        }
+
+        /// `Result: FAILED (exit 1): 4 rules violated at severity error (--fail-on error)`.
+        func resultLine() -> String {
+            let failing = report.failingRules.count
+            let violated = report.violatedRules.count
+            let failOn = "(--fail-on \(report.failOn.rawValue))"
+            let detail: String
+            switch report.outcome {
+            case .failed:
+                detail = " (exit \(ExitStatus.ruleFailures.rawValue)): \(Plural.count(failing, "rule")) "
+                    + "violated \(failingSeverities) \(failOn)"
+            case .passed where violated == 0:
+                detail = " (exit \(ExitStatus.passed.rawValue)): no rule violated"
+            case .passed:
+                detail = " (exit \(ExitStatus.passed.rawValue)): \(Plural.count(violated, "rule")) violated, "
+                    + (report.failOn == .never ? "none fail with --fail-on never" : "\(failingPhrase(0)) \(failOn)")
+            case .incomplete:
+                let paths = incompleteInputList.map { TerminalText.escaped($0.path) }.joined(separator: ", ")
+                detail = ": \(paths) not read completely, so this audit cannot pass; "
+                    + (violated == 0 ? "no rule violated in the records read"
+                       : "\(Plural.count(violated, "rule")) violated in the records read, "
+                         + failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)"))
+            }
+            return "Result: \(verdictWord)\(detail)"
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Auditor
+import Foundation
+@testable import Reports
+import Testing
+
+@Suite("JSON reporter")
+struct JSONReporterTests {
+    static func parse(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("JSONSerialization reads back the report's counts", arguments: Fixture.all)
+    func roundTripCounts(_ fixture: Fixture) throws {
+        let report = fixture.report
+        let document = try Self.parse(JSONReporter().render(report))
+        #expect(document["schemaVersion"] as? String == AuditReport.schemaVersion)
+        #expect(document["startedAt"] as? String == "2026-11-20T02:00:00.000Z")
+        #expect(document["rulesFile"] as? String == report.rulesFile)
+
+        let summary = try #require(document["summary"] as? [String: Any])
+        #expect(summary["outcome"] as? String == report.outcome.rawValue)
+        #expect(summary["failOn"] as? String == report.failOn.rawValue)
+        #expect(summary["records"] as? Int == report.totalRecords)
+        #expect(summary["rules"] as? Int == report.rules.count)
+        #expect(summary["violatedRules"] as? Int == report.violatedRules.count)
+        #expect(summary["failingRules"] as? Int == report.failingRules.count)
+        #expect(summary["violations"] as? Int == report.rules.reduce(0) { $0 + $1.violations })
+        #expect(summary["complete"] as? Bool == report.complete)
+        #expect(summary["maxSamples"] as? Int == report.maxSamples)
+
+        let rules = try #require(document["rules"] as? [[String: Any]])
+        try #require(rules.count == report.rules.count)
+        for (json, rule) in zip(rules, report.rules) {
+            #expect(json["id"] as? String == rule.id)
+            #expect(json["entity"] as? String == rule.entity)
+            #expect(json["severity"] as? String == rule.severity.rawValue)
+            #expect(json["code"] as? Int == rule.code)
+            #expect(json["violations"] as? Int == rule.violations)
+            #expect(json["evaluated"] as? Int == rule.evaluated)
+            #expect(json["sampled"] as? Bool == rule.sampled)
+            #expect(abs((json["rate"] as? Double ?? -1) - rule.rate) < 1e-6)
+            let samples = try #require(json["samples"] as? [[String: Any]])
+            #expect(samples.map { $0["message"] as? String } == rule.samples.map(\.message))
+            #expect(samples.map { $0["value"] as? String } == rule.samples.map(\.value))
+        }
+
+        let entities = try #require(document["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["name"] as? String } == report.entities.map(\.name))
+        #expect(entities.map { $0["violatingRecords"] as? Int } == report.entities.map(\.violatingRecords))
+        #expect(entities.map { $0["violations"] as? Int } == report.entities.map(\.violations))
+        #expect(entities.map { $0["rules"] as? [String] } == report.entities.map(\.ruleIDs))
+
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.map { ($0["findings"] as? [Any])?.count } == report.records.map(\.findings.count))
+        #expect(records.map { $0["key"] as? String } == report.records.map(\.key))
+        let inputs = try #require(document["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["complete"] as? Bool } == report.inputs.map(\.complete))
+        #expect(inputs.map { $0["error"] as? String } == report.inputs.map(\.error))
+    }
+
+    @Test("hostile strings survive escaping exactly")
+    func hostileRoundTrip() throws {
+        for htmlSafe in [false, true] {
+            let text = JSONReporter(htmlSafe: htmlSafe).render(Fixture.hostile.report)
+            var strings = Set<String>()
+            func collect(_ node: Any) {
+                if let string = node as? String { strings.insert(string) }
+                if let array = node as? [Any] { array.forEach(collect) }
+                if let object = node as? [String: Any] { object.values.forEach(collect) }
+            }
+            collect(try Self.parse(text))
+            for hostile in Fixture.Hostile.all {
+                #expect(strings.contains { $0.contains(hostile) }, "lost \(String(reflecting: hostile))")
+            }
+            #expect(strings.contains("Person\u{1B}[8m"))
+            #expect(strings.contains("uploads/evil\nname.csv:2"))
+        }
+    }
+
+    @Test("output has no raw control character, separator or bidi control")
+    func noRawControls() {
+        for fixture in Fixture.all {
+            let text = JSONReporter().render(fixture.report)
+            let bad = text.unicodeScalars.filter { $0 != "\n" && TerminalText.needsEscape($0) }
+            #expect(bad.isEmpty, "\(fixture.name): \(bad.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test("htmlSafe escapes < > & and parses to the same document")
+    func htmlSafe() throws {
+        let plain = JSONReporter().render(Fixture.hostile.report)
+        let safe = JSONReporter(htmlSafe: true).render(Fixture.hostile.report)
+        #expect(plain.contains("</script>"))
+        #expect(!safe.contains("<") && !safe.contains(">") && !safe.contains("&"))
+        #expect(safe.contains(#"\u003c/script\u003e"#))
+        let a = try Self.parse(plain) as NSDictionary
+        let b = try Self.parse(safe) as NSDictionary
+        #expect(a.isEqual(b))
+    }
+
+    @Test("top-level keys come in schema order, two-space indentation")
+    func keyOrder() {
+        let text = JSONReporter().render(Fixture.failing.report)
+        let keys = text.split(separator: "\n")
+            .filter { $0.hasPrefix("  \"") }
+            .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
+        #expect(keys == ["schemaVersion", "tool", "rulesFile", "startedAt", "durationSeconds", "summary",
+                         "inputs", "rules", "entities", "records"])
+        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.0\",\n"))
+        #expect(text.hasSuffix("}\n"))
+    }
+
+    @Test("string escaping", arguments: [
+        ("plain", #""plain""#),
+        ("quote \" backslash \\", #""quote \" backslash \\""#),
+        ("\u{8}\t\n\u{C}\r", #""\b\t\n\f\r""#),
+        ("\u{0}\u{1B}\u{1F}\u{7F}\u{85}\u{9F}", #""\u0000\u001b\u001f\u007f\u0085\u009f""#),
+        ("a\u{2028}b\u{2029}c", #""a\u2028b\u2029c""#),
+        ("\u{202E}x\u{FEFF}", #""\u202ex\ufeff""#),
+        ("🦄 𝄞 é </script>", #""🦄 𝄞 é </script>""#),
+    ])
+    func quoting(_ input: String, _ expected: String) {
+        #expect(JSONWriter.quoted(input) == expected)
+    }
+
+    @Test("decimals are fixed notation", arguments: [
+        (0.0, "0.0"), (1.0, "1.0"), (0.5, "0.5"), (0.0005, "0.0005"), (1.0 / 3.0, "0.333333"),
+        (1.0 / 3_000_000.0, "0.000000333333"), (1e-7, "0.0000001"), (1.234567891, "1.234568"),
+        (12345.5, "12345.5"), (-0.0, "0.0"), (1e-30, "0.0"),
+    ])
+    func decimals(_ value: Double, _ expected: String) {
+        #expect(NumberText.jsonDecimal(value) == expected)
+    }
+
+    @Test("non-finite decimals become null")
+    func nonFinite() {
+        #expect(NumberText.jsonDecimal(.nan) == nil)
+        #expect(JSONWriter().write(.decimal(.infinity)) == "null\n")
+    }
+
+    @Test("empty containers and nesting")
+    func writerShape() {
+        let value = JSONValue.object(["a": .array([]), "b": .object([]), "c": .array([.integer(1), .null, .bool(true)])])
+        #expect(JSONWriter().write(value) == "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    null,\n    true\n  ]\n}\n")
+    }
+}
