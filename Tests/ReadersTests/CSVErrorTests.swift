@@ -61,6 +61,26 @@ import Testing
                           location: "people.csv:2:6", mentions: "carriage return")
     }
 
+    @Test func runawayQuoteStopsAtTheRecordLimit() throws {
+        let text = "a,b\n1,2\nx,\"" + String(repeating: "y,\n", count: 400) + "\n"
+        let path = try CSVFixture.file(text)
+        for capacity in [4, 64, 1 << 20] {
+            let reader = try CSVReader(path: path, displayPath: "p.csv", options: CSVOptions(),
+                                       bufferCapacity: capacity, maxRecordBytes: 500)
+            #expect(try reader.nextChunk(maxRecords: 10)?.count == 1)
+            #expect { try reader.nextChunk(maxRecords: 10) } throws: { error in
+                guard let error = error as? AuditError else { return false }
+                return error.location == "p.csv:3:3" && error.message.contains("runs past 500 bytes")
+            }
+        }
+        let long = try CSVFixture.file("a\n" + String(repeating: "z", count: 600) + "\n")
+        let reader = try CSVReader(path: long, displayPath: "p.csv", options: CSVOptions(), bufferCapacity: 8,
+                                   maxRecordBytes: 500)
+        #expect { try reader.nextChunk(maxRecords: 10) } throws: { error in
+            (error as? AuditError)?.location == "p.csv:2:1"
+        }
+    }
+
     @Test func framingErrorsInTheHeader() throws {
         let path = try CSVFixture.file("a,\"b\nc")
         #expect { try CSVReader(path: path, displayPath: "h.csv") } throws: { error in
@@ -81,6 +101,16 @@ import Testing
                 return error.code == .missingInput && error.location == "shown.csv"
                     && error.message.hasPrefix("cannot open 'shown.csv'") && error.cause?.isEmpty == false
             }
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/mem")))
+    func readFailureIsAnIOError() throws {
+        // Reading /proc/self/mem at offset 0 fails with EIO (nothing is mapped there).
+        #expect { try CSVReader(path: "/proc/self/mem", displayPath: "mem.csv") } throws: { error in
+            guard let error = error as? AuditError else { return false }
+            return error.code == .io && error.location == "mem.csv" && error.message.hasPrefix("cannot read 'mem.csv'")
+                && error.cause?.isEmpty == false
         }
     }
 

@@ -66,15 +66,23 @@ final class CSVInput {
         base.deallocate()
     }
 
-    /// Moves `[start, end)` to the front of the buffer and reads at least one more byte, or
-    /// sets ``atEOF``. Doubles the buffer first when the kept bytes fill more than half of it,
-    /// so that a long record is rescanned only O(log n) times.
-    ///
+    /// Moves `[start, end)` to the front of the buffer and reads more (see ``compact(keepingFrom:)``
+    /// and ``readMore()``).
+    /// - Returns: How far the kept bytes moved towards the front (subtract it from positions).
+    /// - Throws: ``AuditError`` `.io` when `read(2)` fails; the move has happened by then.
+    func refill(keepingFrom start: Int) throws(AuditError) -> Int {
+        let shift = compact(keepingFrom: start)
+        try readMore()
+        return shift
+    }
+
+    /// Moves `[start, end)` to the front of the buffer, first doubling the buffer when the kept
+    /// bytes fill more than half of it (so that a long record is rescanned only O(log n) times).
+    /// ``base`` may change.
     /// - Parameter start: The first byte to keep (the start of an incomplete record).
     /// - Returns: How far the kept bytes moved towards the front (subtract it from positions).
-    /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
-    /// - Complexity: O(`end - start`) for the move, plus the read.
-    func refill(keepingFrom start: Int) throws(AuditError) -> Int {
+    /// - Complexity: O(`end - start`).
+    func compact(keepingFrom start: Int) -> Int {
         let kept = end - start
         if start > 0, kept > 0 {
             memmove(base, base + start, kept)  // the regions may overlap
@@ -88,12 +96,12 @@ final class CSVInput {
             base = grown
             capacity *= 2
         }
-        try readMore()
         return start
     }
 
-    /// Reads once into the free space after `end` (at least one byte unless at the end).
-    private func readMore() throws(AuditError) {
+    /// Reads once into the free space after `end`: at least one byte, or sets ``atEOF``.
+    /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
+    func readMore() throws(AuditError) {
         guard !atEOF else { return }
         while true {
             let n = read(descriptor, base + end, capacity - end)

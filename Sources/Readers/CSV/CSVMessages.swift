@@ -84,11 +84,11 @@ enum CSVMessages {
                    location: location(path, line, column))
     }
 
-    static func recordTooLong(_ path: String, line: Int64, column: Int, quoted: Bool) -> AuditError {
-        let limit = CSVLimits.maxRecordBytes >> 20
+    static func recordTooLong(_ path: String, line: Int64, column: Int, quoted: Bool, limit: Int) -> AuditError {
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
         let what = quoted
-            ? "a quoted field that starts here runs past \(limit) MiB; its closing quote is probably missing"
-            : "the record that starts here is longer than \(limit) MiB; check the delimiter and line breaks"
+            ? "a quoted field that starts here runs past \(size); its closing quote is probably missing"
+            : "the record that starts here is longer than \(size); check the delimiter and line breaks"
         return AuditError(.malformedInput, what, location: location(path, line, column))
     }
 
@@ -106,10 +106,10 @@ enum CSVMessages {
 }
 
 /// Sizes that bound the reader's memory.
-enum CSVLimits {
+public enum CSVLimits {
     /// The longest record the reader accepts (256 MiB). A longer one is almost always an
     /// unterminated quote; the bound also keeps every field length within `Cell.length` (Int32).
-    static let maxRecordBytes = 256 << 20
+    public static let maxRecordBytes = 256 << 20
     /// The most records in one chunk, whatever `maxRecords` asks for (bounds the cell scratch).
-    static let maxChunkRecords = 1 << 16
+    public static let maxChunkRecords = 1 << 16
 }

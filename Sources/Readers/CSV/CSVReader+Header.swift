@@ -30,7 +30,7 @@ extension CSVReader {
                 line += Int64(newlines) + 1
                 return names
             case .incomplete(let openQuote):
-                if input.end - position >= CSVLimits.maxRecordBytes {
+                if input.end - position >= maxRecordBytes {
                     throw tooLong(recordStart: position, recordLine: line, openQuote: openQuote)
                 }
                 position -= try input.refill(keepingFrom: position)
@@ -103,9 +103,10 @@ extension CSVReader {
         return (line, 1 + CSVUTF8.characterCount(base, from: lineStart, to: target))
     }
 
-    /// The error for a record longer than ``CSVLimits/maxRecordBytes``.
+    /// The error for a record longer than ``maxRecordBytes``.
     func tooLong(recordStart: Int, recordLine: Int64, openQuote: Int?) -> AuditError {
         let (at, column) = locate(openQuote ?? recordStart, recordStart: recordStart, recordLine: recordLine)
-        return CSVMessages.recordTooLong(input.displayPath, line: at, column: column, quoted: openQuote != nil)
+        return CSVMessages.recordTooLong(input.displayPath, line: at, column: column, quoted: openQuote != nil,
+                                         limit: maxRecordBytes)
     }
 }

@@ -54,6 +54,8 @@ public final class CSVReader: RecordReader {
     /// A framing or I/O error found after some records of a chunk: thrown by the next call.
     private var failure: AuditError?
     private var bytesPerRecord = 256
+    /// The longest record accepted (``CSVLimits/maxRecordBytes`` outside tests).
+    let maxRecordBytes: Int
 
     /// Opens a CSV file and reads its header.
     ///
@@ -70,12 +72,16 @@ public final class CSVReader: RecordReader {
                       bufferCapacity: CSVInput.initialCapacity)
     }
 
-    /// Opens a CSV file with a chosen buffer size (tests use tiny buffers so that records
-    /// straddle refills at every byte position).
-    /// - Parameter bufferCapacity: The read buffer's initial size in bytes (at least 4).
+    /// Opens a CSV file with a chosen buffer size and record limit (tests use tiny buffers so
+    /// that records straddle refills at every byte position).
+    /// - Parameters:
+    ///   - bufferCapacity: The read buffer's initial size in bytes (at least 4).
+    ///   - maxRecordBytes: The longest record accepted.
     @_spi(Testing)
-    public init(path: String, displayPath: String? = nil, options: CSVOptions, bufferCapacity: Int) throws {
+    public init(path: String, displayPath: String? = nil, options: CSVOptions, bufferCapacity: Int,
+                maxRecordBytes: Int = CSVLimits.maxRecordBytes) throws {
         let shownPath = displayPath ?? path
+        self.maxRecordBytes = maxRecordBytes
         try CSVReader.check(options)
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
@@ -143,22 +149,24 @@ public final class CSVReader: RecordReader {
                 line += Int64(newlines) + 1
                 position = next
             case .incomplete(let openQuote):
-                if end - position >= CSVLimits.maxRecordBytes {
+                if end - position >= maxRecordBytes {
                     error = tooLong(recordStart: position, recordLine: line, openQuote: openQuote)
                     break scanning
                 }
+                // Copy out the records scanned so far, carry the partial record to the front.
                 assembler.append(base, from: segmentStart, to: position)
+                position -= input.compact(keepingFrom: position)
+                segmentStart = position
+                assembler.beginSegment(at: position)
                 do {
-                    position -= try input.refill(keepingFrom: position)
+                    try input.readMore()
                 } catch let failure {
                     error = failure
-                    break scanning
                 }
                 base = input.base
                 end = input.end
                 atEOF = input.atEOF
-                segmentStart = position
-                assembler.beginSegment(at: position)
+                if error != nil { break scanning }
             case .unterminatedQuote(let openQuote):
                 let (at, column) = locate(openQuote, recordStart: position, recordLine: line)
                 error = CSVMessages.unterminatedQuote(input.displayPath, line: at, column: column)
