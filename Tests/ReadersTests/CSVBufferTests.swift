@@ -49,6 +49,7 @@ enum CSVWriter {
         let records: [[String?]] = [["1", big, "a"], ["2", bigUnquoted, "b"], ["3", "c", big], ["4", nil, "d"]]
         let (text, lines) = CSVWriter.document(header: ["id", "text", "end"], records: records, newline: { _ in "\r\n" })
         let path = try CSVFixture.file(text)
+        defer { CSVFixture.remove(path) }
         let expected = zip(records, lines).map { DecodedRecord(location: $1, values: $0) }
         try ReaderConformance.check(expected: expected) { try CSVReader(path: path) }
         try ReaderConformance.check(expected: expected) { try CSVReader(path: path, options: CSVOptions(), bufferCapacity: 1000) }
@@ -75,6 +76,7 @@ enum CSVWriter {
             header: ["a", "b", "c"], records: records, newline: { $0 % 3 == 0 ? "\n" : "\r\n" },
             forceQuote: { r, c in (r + c) % 5 == 0 })
         let path = try CSVFixture.file(text)
+        defer { CSVFixture.remove(path) }
         let expected = zip(records, lines).map { DecodedRecord(location: $1, values: $0) }
         #expect(expected.count > 15_000)
         try ReaderConformance.check(expected: expected) { try CSVReader(path: path) }

@@ -65,6 +65,7 @@ enum CSVGenerated {
     @Test(.enabled(if: CSVGenerated.script != nil, "needs python3 and shared/bench/gen.py"))
     func generatedFileMatchesExpectedCountsAndPythonsCSVModule() throws {
         let dir = try CSVFixture.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         _ = try CSVGenerated.run([CSVGenerated.script ?? "", "--rows", "3000", "--seed", "11",
                                   "--out", dir.path, "--formats", "csv"])
         let path = dir.appendingPathComponent("people.csv").path

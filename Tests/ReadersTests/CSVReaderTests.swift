@@ -24,6 +24,11 @@ enum CSVFixture {
         try file(Array(text.utf8), name: name)
     }
 
+    /// Deletes the directory of a file made by ``file(_:name:)`` (for the large fixtures).
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+
     /// Buffer sizes that make records straddle refills at every kind of position.
     static let tinyBuffers = [4, 5, 7, 13, 64]
 
