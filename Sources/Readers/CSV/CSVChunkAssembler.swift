@@ -1,0 +1,177 @@
+import Auditor
+
+/// Decides which unquoted field texts are missing values (`nullValues`).
+struct CSVNullMatcher {
+    private let matchesEmpty: Bool
+    private let others: [[UInt8]]
+    private let longest: Int
+
+    init(_ nullValues: [String]) {
+        matchesEmpty = nullValues.contains("")
+        var others = [[UInt8]]()
+        for value in nullValues where !value.isEmpty {
+            let bytes = Array(value.utf8)
+            if !others.contains(bytes) { others.append(bytes) }
+        }
+        self.others = others
+        longest = others.map(\.count).max() ?? 0
+    }
+
+    /// Whether the unquoted field `[start, start + length)` is a null value.
+    /// - Complexity: O(1) for the default `[""]`; O(k·m) for k other values of length ≤ m.
+    @inline(__always)
+    func matches(_ start: UnsafePointer<UInt8>, length: Int) -> Bool {
+        if length == 0 { return matchesEmpty }
+        guard length <= longest else { return false }
+        for value in others where value.count == length {
+            if value.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress, start, length) }) { return true }
+        }
+        return false
+    }
+
+    private func memcmpEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard let a else { return n == 0 }
+        for k in 0 ..< n where a[k] != b[k] { return false }
+        return true
+    }
+}
+
+/// Builds one ``RecordChunk`` from scanned records.
+///
+/// The chunk's `bytes` are the raw input bytes of its records, block-copied one buffer
+/// segment at a time (``append(_:from:to:)``); `.text` cells point at offsets in them, so a
+/// field costs no copy. Quoted fields with doubled quotes are unescaped in place in the input
+/// buffer before the segment is copied (the value only shrinks, and a record is committed only
+/// once it is complete, so it is never scanned again).
+struct CSVChunkAssembler {
+    let width: Int
+    /// Records the cell scratch holds per column.
+    let capacity: Int
+    /// Column-major scratch: cell `c` of record `r` is `cells[c * capacity + r]`.
+    let cells: UnsafeMutablePointer<Cell>
+    let nulls: CSVNullMatcher
+    let quote: UInt8
+    private(set) var count = 0
+    private(set) var bytes: [UInt8]
+    private var locations: [Int64]
+    private var issues: [RecordIssue] = []
+    /// `chunk.bytes` offset = `bias` + buffer position, for the segment being scanned.
+    private var bias = 0
+
+    init(width: Int, capacity: Int, cells: UnsafeMutablePointer<Cell>, nulls: CSVNullMatcher,
+         quote: UInt8, records: Int, expectedBytes: Int) {
+        self.width = width
+        self.capacity = capacity
+        self.cells = cells
+        self.nulls = nulls
+        self.quote = quote
+        bytes = []
+        bytes.reserveCapacity(expectedBytes)
+        locations = []
+        locations.reserveCapacity(records)
+    }
+
+    /// Starts a buffer segment at `start`: the next bytes appended are the buffer's from there.
+    mutating func beginSegment(at start: Int) {
+        bias = bytes.count - start
+    }
+
+    /// Block-copies the buffer bytes `[from, to)` of committed records into the chunk.
+    /// - Complexity: O(`to - from`), one `memcpy`.
+    mutating func append(_ base: UnsafePointer<UInt8>, from: Int, to: Int) {
+        guard to > from else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + from, count: to - from))
+    }
+
+    /// Adds a complete record: its cells, location and structural issues.
+    ///
+    /// - Parameters:
+    ///   - base: The input buffer (quoted fields with doubled quotes are unescaped in it).
+    ///   - spans: The record's fields, `fieldCount` of them.
+    ///   - recordStart: The record's first byte; `recordEnd`: one past its terminator.
+    ///   - maybeNonASCII: False when the scanner saw only ASCII (no UTF-8 check needed).
+    ///   - line: The physical line where the record starts.
+    ///   - names: The schema's field names (for issue parameters).
+    /// - Complexity: O(fields) plus O(bytes) for records that are not pure ASCII or hold `""`.
+    mutating func commit(_ base: UnsafeMutablePointer<UInt8>, spans: UnsafePointer<CSVFieldSpan>,
+                         fieldCount: Int, recordStart: Int, recordEnd: Int, maybeNonASCII: Bool,
+                         line: Int64, names: [String]) {
+        let row = count
+        let kept = min(fieldCount, width)
+        // UTF-8 before unescaping (which leaves stale bytes behind each shortened value). The
+        // bytes between fields are ASCII, so the record is valid exactly when every field is:
+        // check it whole, and look for the field only when it is not.
+        var badColumn = -1
+        if maybeNonASCII, !CSVUTF8.isValid(base, from: recordStart, to: recordEnd) {
+            for c in 0 ..< kept where !CSVUTF8.isValid(base, from: spans[c].start, to: spans[c].end) {
+                badColumn = c
+                break
+            }
+        }
+        var c = 0
+        while c < kept {
+            let span = spans[c]
+            var length = span.end - span.start
+            let cell: Cell
+            switch span.form {
+            case .unquoted:
+                cell = nulls.matches(base + span.start, length: length)
+                    ? .missing : .text(offset: bias + span.start, length: length)
+            case .quoted:
+                cell = .text(offset: bias + span.start, length: length)
+            case .escaped:
+                length = unescape(base, from: span.start, to: span.end)
+                cell = .text(offset: bias + span.start, length: length)
+            }
+            cells[c * capacity + row] = cell
+            c += 1
+        }
+        while c < width {
+            cells[c * capacity + row] = .missing
+            c += 1
+        }
+        locations.append(line)
+        if fieldCount != width {
+            issues.append(RecordIssue(row: row, ruleID: CSVMessages.raggedRule.id,
+                                      parameters: ["fields": String(fieldCount), "expected": String(width)],
+                                      excludesRecord: true))
+        }
+        if badColumn >= 0 {
+            let span = spans[badColumn]
+            let value = String(decoding: UnsafeBufferPointer(start: base + span.start,
+                                                             count: Int(cells[badColumn * capacity + row].length)),
+                               as: UTF8.self)
+            issues.append(RecordIssue(row: row, ruleID: CSVMessages.encodingRule.id, value: value,
+                                      parameters: ["column": names[badColumn]], excludesRecord: false))
+        }
+        count += 1
+    }
+
+    /// Replaces each `""` in `[from, to)` with `"`, in place.
+    /// - Returns: The new length.
+    private func unescape(_ base: UnsafeMutablePointer<UInt8>, from: Int, to end: Int) -> Int {
+        let quote = self.quote
+        var read = from
+        var write = from
+        while read < end {
+            let byte = base[read]
+            base[write] = byte
+            write += 1
+            // Inside a quoted value every quote is doubled (the scanner guarantees it).
+            read += byte == quote ? 2 : 1
+        }
+        return write - from
+    }
+
+    /// The finished chunk.
+    /// - Complexity: O(records × width) to copy the cells out of the scratch.
+    func build(firstRecord: Int) -> RecordChunk {
+        var columns = [[Cell]]()
+        columns.reserveCapacity(width)
+        for c in 0 ..< width {
+            columns.append(Array(UnsafeBufferPointer(start: cells + c * capacity, count: count)))
+        }
+        return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes, columns: columns,
+                           locations: locations, issues: issues)
+    }
+}

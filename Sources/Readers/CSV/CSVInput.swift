@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Auditor
+
+/// A file read with `read(2)` into one reusable buffer.
+///
+/// The buffer holds the bytes `[0, end)`; the reader consumes them from the front and calls
+/// ``refill(keepingFrom:)`` when a record runs past `end`, which moves the unconsumed tail
+/// to the front and reads more. Memory stays at ``initialCapacity`` unless one record is
+/// larger than half of it (the buffer then doubles, up to ``CSVLimits/maxRecordBytes``).
+final class CSVInput {
+    /// Bytes per buffer (1 MiB): large enough that refills are rare, small enough for the cache.
+    static let initialCapacity = 1 << 20
+
+    let displayPath: String
+    /// The input's size when it is a regular file.
+    let totalBytes: Int64?
+    /// The buffer. Mutable because quoted fields with doubled quotes are unescaped in place.
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// One past the last valid byte.
+    private(set) var end = 0
+    /// True once `read(2)` reported the end of the file: `[0, end)` is all that is left.
+    private(set) var atEOF = false
+    /// The file offset of `base[0]`.
+    private(set) var fileOffset: Int64 = 0
+    private var descriptor: Int32
+
+    /// Opens a file for reading.
+    /// - Parameters:
+    ///   - path: The path to open.
+    ///   - displayPath: The path as messages show it.
+    ///   - capacity: The buffer size in bytes.
+    /// - Throws: ``AuditError`` `.missingInput` when the path does not exist, is a directory or
+    ///   cannot be opened.
+    init(path: String, displayPath: String, capacity: Int = CSVInput.initialCapacity) throws {
+        self.displayPath = displayPath
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(errno))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let cause = CSVInput.describe(errno)
+            close(fd)
+            throw CSVMessages.cannotOpen(displayPath, cause: cause)
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR {
+            close(fd)
+            throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(EISDIR))
+        }
+        totalBytes = kind == S_IFREG ? Int64(info.st_size) : nil
+        descriptor = fd
+        self.capacity = max(capacity, 4)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        closeDescriptor()
+        base.deallocate()
+    }
+
+    /// Moves `[start, end)` to the front of the buffer and reads more (see ``compact(keepingFrom:)``
+    /// and ``readMore()``).
+    /// - Returns: How far the kept bytes moved towards the front (subtract it from positions).
+    /// - Throws: ``AuditError`` `.io` when `read(2)` fails; the move has happened by then.
+    func refill(keepingFrom start: Int) throws(AuditError) -> Int {
+        let shift = compact(keepingFrom: start)
+        try readMore()
+        return shift
+    }
+
+    /// Moves `[start, end)` to the front of the buffer, first doubling the buffer when the kept
+    /// bytes fill more than half of it (so that a long record is rescanned only O(log n) times).
+    /// ``base`` may change.
+    /// - Parameter start: The first byte to keep (the start of an incomplete record).
+    /// - Returns: How far the kept bytes moved towards the front (subtract it from positions).
+    /// - Complexity: O(`end - start`).
+    func compact(keepingFrom start: Int) -> Int {
+        let kept = end - start
+        if start > 0, kept > 0 {
+            memmove(base, base + start, kept)  // the regions may overlap
+        }
+        end = kept
+        fileOffset += Int64(start)
+        if kept * 2 > capacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            grown.update(from: base, count: kept)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        return start
+    }
+
+    /// Reads once into the free space after `end`: at least one byte, or sets ``atEOF``.
+    /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
+    func readMore() throws(AuditError) {
+        guard !atEOF else { return }
+        while true {
+            let n = read(descriptor, base + end, capacity - end)
+            if n > 0 {
+                end += n
+                return
+            }
+            if n == 0 {
+                atEOF = true
+                closeDescriptor()
+                return
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw AuditError(.io, "cannot read '\(displayPath)'; check the disk and the file's permissions",
+                             location: displayPath, cause: CSVInput.describe(code))
+        }
+    }
+
+    /// Closes the file early (after the last read, or when the reader is finished).
+    func closeDescriptor() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// The text of an `errno` value.
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,183 @@
+import Auditor
+
+/// The options of ``CSVReader``: the `csv:` block of a source in the rules file.
+///
+/// ```yaml
+/// csv:
+///   delimiter: ";"        # one ASCII character; "\t" or tab for TAB
+///   quote: "'"            # one ASCII character
+///   header: false
+///   columns: [id, name, email]
+///   nullValues: ["", "NA"]
+///   encoding: utf-8
+/// ```
+///
+/// `nullValues` apply to *unquoted* fields only: an unquoted empty field is missing, a quoted
+/// `""` is the empty string. This keeps the nil-versus-empty distinction that a writer
+/// expresses by quoting.
+public struct CSVOptions: Sendable, Equatable {
+    /// The field separator, one ASCII byte (`,`; TAB for `.tsv` files).
+    public var delimiter: UInt8
+    /// The quote character, one ASCII byte (`"`).
+    public var quote: UInt8
+    /// Whether the first record holds the field names.
+    public var header: Bool
+    /// Field names that replace the header's (or name the fields when `header` is false).
+    public var columns: [String]?
+    /// Unquoted field texts that mean "no value". Default `[""]`.
+    public var nullValues: [String]
+
+    /// Where `columns` was written, to locate a mismatch with the header found at open time.
+    var columnsMark: ConfigMark?
+
+    /// The keys an options block may hold.
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "encoding"]
+
+    /// Options with RFC 4180 defaults.
+    /// - Parameters:
+    ///   - delimiter: The field separator (`,` by default).
+    ///   - quote: The quote character (`"` by default).
+    ///   - header: Whether the first record names the fields.
+    ///   - columns: Field names; required when `header` is false.
+    ///   - nullValues: Unquoted field texts read as missing.
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""),
+                header: Bool = true, columns: [String]? = nil, nullValues: [String] = [""]) {
+        self.delimiter = delimiter
+        self.quote = quote
+        self.header = header
+        self.columns = columns
+        self.nullValues = nullValues
+    }
+
+    public static func == (a: CSVOptions, b: CSVOptions) -> Bool {
+        a.delimiter == b.delimiter && a.quote == b.quote && a.header == b.header
+            && a.columns == b.columns && a.nullValues == b.nullValues
+    }
+}
+
+// MARK: - Decoding
+
+extension CSVOptions {
+    /// Decodes an options block, collecting every problem instead of stopping at the first.
+    ///
+    /// - Parameters:
+    ///   - node: The `csv:` block, or `nil` when the source has none (a null node counts as none).
+    ///   - defaultDelimiter: The delimiter when the block does not set one (TAB for `.tsv`).
+    /// - Returns: The options (defaults where a value was invalid) and the located diagnostics;
+    ///   the options are usable only when the diagnostics are empty.
+    public static func decode(_ node: ConfigNode?,
+                              defaultDelimiter: UInt8 = UInt8(ascii: ",")) -> (CSVOptions, [Diagnostic]) {
+        var options = CSVOptions(delimiter: defaultDelimiter)
+        guard let node, !node.isNull else { return (options, []) }
+        let mapping: ConfigMapping
+        do {
+            mapping = try node.mapping("the csv options")
+        } catch {
+            return (options, [error])
+        }
+        var problems = mapping.unknownKeys(allowed: keys, context: "the csv options")
+
+        var charactersValid = true
+        if let value = mapping["delimiter"] {
+            do throws(Diagnostic) {
+                options.delimiter = try character(value, "delimiter", allowTab: true)
+            } catch { problems.append(error); charactersValid = false }
+        }
+        if let value = mapping["quote"] {
+            do throws(Diagnostic) {
+                options.quote = try character(value, "quote", allowTab: false)
+            } catch { problems.append(error); charactersValid = false }
+        }
+        if charactersValid, options.delimiter == options.quote,
+           let value = mapping["quote"] ?? mapping["delimiter"] {
+            problems.append(value.error(
+                "delimiter and quote must be different characters; both are '\(Character(Unicode.Scalar(options.quote)))'"))
+        }
+        if let value = mapping["header"] {
+            do throws(Diagnostic) {
+                options.header = try value.bool("header")
+            } catch { problems.append(error) }
+        }
+        if let value = mapping["columns"] {
+            options.columnsMark = value.mark
+            options.columns = names(value, &problems)
+        }
+        if let value = mapping["nullValues"] {
+            options.nullValues = strings(value, "nullValues", &problems)
+        }
+        if let value = mapping["encoding"] {
+            do throws(Diagnostic) {
+                let name = try value.string("encoding")
+                let folded = name.lowercased()
+                if folded != "utf-8", folded != "utf8" {
+                    problems.append(value.error(
+                        "encoding '\(name)' is not supported; the CSV reader reads utf-8 only. "
+                            + "Convert the file first, for example: iconv -f \(name) -t utf-8 in.csv > out.csv"))
+                }
+            } catch { problems.append(error) }
+        }
+        if !options.header, options.columns == nil, mapping["columns"] == nil {
+            let at = mapping["header"] ?? node
+            problems.append(at.error(
+                "columns is required when header is false: list the field names, for example columns: [id, name]"))
+        }
+        return (options, problems)
+    }
+
+    /// One ASCII character other than CR and LF.
+    private static func character(_ node: ConfigNode, _ what: String, allowTab: Bool) throws(Diagnostic) -> UInt8 {
+        let text = try node.string(what)
+        if allowTab, text == "\\t" || text.lowercased() == "tab" { return 9 }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 1, let byte = bytes.first, byte > 0, byte < 0x80 else {
+            let hint = allowTab ? " (write \"\\t\" or tab for a TAB)" : ""
+            throw node.error("\(what) must be a single ASCII character\(hint); got \(node.describe)")
+        }
+        guard byte != 10, byte != 13 else {
+            throw node.error("\(what) cannot be a line break")
+        }
+        return byte
+    }
+
+    /// A list of scalars, each taken as text (an unquoted `null` is the text `null`).
+    private static func strings(_ node: ConfigNode, _ what: String, _ problems: inout [Diagnostic]) -> [String] {
+        let items: [ConfigNode]
+        do {
+            items = try node.sequence(what)
+        } catch {
+            problems.append(error)
+            return []
+        }
+        var result = [String]()
+        for item in items {
+            do throws(Diagnostic) {
+                result.append(try item.string("each item of \(what)"))
+            } catch { problems.append(error) }
+        }
+        return result
+    }
+
+    /// The `columns` list: non-empty, distinct names.
+    private static func names(_ node: ConfigNode, _ problems: inout [Diagnostic]) -> [String]? {
+        let before = problems.count
+        let list = strings(node, "columns", &problems)
+        guard problems.count == before else { return nil }
+        if list.isEmpty {
+            problems.append(node.error("columns must list at least one field name"))
+            return nil
+        }
+        var seen = [String: Int]()
+        let items = node.sequenceOrSingle()
+        for (index, name) in list.enumerated() {
+            let at = index < items.count ? items[index] : node
+            if name.isEmpty {
+                problems.append(at.error("columns: item \(index + 1) is empty; every field needs a name"))
+            } else if let first = seen[name] {
+                problems.append(at.error("columns: '\(name)' is listed twice (items \(first + 1) and \(index + 1))"))
+            } else {
+                seen[name] = index
+            }
+        }
+        return problems.count == before ? list : nil
+    }
+}

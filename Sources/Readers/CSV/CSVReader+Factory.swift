@@ -1,0 +1,26 @@
+import Auditor
+
+extension CSVReader {
+    /// The registry entry: format `csv`, extensions `csv` and `tsv` (TAB is the default
+    /// delimiter for a `.tsv` path), options from the source's `csv:` block.
+    public static let factory = ReaderFactory(
+        format: "csv",
+        extensions: ["csv", "tsv"],
+        validateOptions: { node in CSVOptions.decode(node).1 },
+        open: { request in
+            let (options, problems) = CSVOptions.decode(request.options,
+                                                        defaultDelimiter: defaultDelimiter(for: request.path))
+            guard problems.isEmpty else { throw AuditError.invalidRules(problems) }
+            return try CSVReader(path: request.path, displayPath: request.displayPath, options: options)
+        })
+
+    /// TAB for a `.tsv` path (any case), `,` otherwise.
+    /// - Parameter path: The input's path.
+    public static func defaultDelimiter(for path: String) -> UInt8 {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].lowercased() == "tsv" {
+            return 9
+        }
+        return UInt8(ascii: ",")
+    }
+}

@@ -1,0 +1,226 @@
+/// One field of the record being scanned, as byte positions in the input buffer.
+struct CSVFieldSpan {
+    enum Form: UInt8 {
+        /// An unquoted field (null values apply).
+        case unquoted
+        /// A quoted field without doubled quotes: the bytes are the value.
+        case quoted
+        /// A quoted field holding doubled quotes, to unescape before use.
+        case escaped
+    }
+
+    /// The first byte of the value (after the opening quote of a quoted field).
+    var start: Int
+    /// One past the value (the closing quote of a quoted field; a CR before LF is excluded).
+    var end: Int
+    var form: Form
+}
+
+/// Growable storage for the fields of one record.
+struct CSVFieldSpans {
+    private(set) var pointer: UnsafeMutablePointer<CSVFieldSpan>
+    private(set) var capacity: Int
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        pointer = .allocate(capacity: capacity)
+    }
+
+    /// Doubles the capacity, keeping the spans.
+    mutating func grow() {
+        let grown = UnsafeMutablePointer<CSVFieldSpan>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: pointer, count: capacity)
+        pointer.deallocate()
+        pointer = grown
+        capacity *= 2
+    }
+
+    /// Frees the storage; call once, from the owner's `deinit`.
+    func deallocate() {
+        pointer.deallocate()
+    }
+}
+
+/// What scanning one record found.
+enum CSVScanOutcome: Equatable {
+    /// A complete record: `fields` spans were written; the next record starts at `next`;
+    /// `newlines` LF bytes were inside quoted fields. `maybeNonASCII` is false only when every
+    /// byte of the record is ASCII (it may be true for an ASCII record: the scan reads a few
+    /// bytes past the record's end).
+    case record(next: Int, fields: Int, newlines: Int, maybeNonASCII: Bool)
+    /// The record runs past the buffer's end and the file has more: refill, then scan the
+    /// record again from its start. `openQuote` is set when the end fell inside a quoted field.
+    case incomplete(openQuote: Int?)
+    /// The file ends inside the quoted field whose opening quote is at `openQuote`.
+    case unterminatedQuote(openQuote: Int)
+    /// The byte at `position` follows a closing quote but is neither the delimiter nor a line end.
+    case unexpectedAfterQuote(position: Int)
+}
+
+/// Splits RFC 4180 records into field spans, 8 bytes at a time.
+///
+/// Grammar, as read here: a record is fields separated by the delimiter and ends with LF or
+/// CRLF (or the end of the file). A field that starts with the quote character is quoted: it
+/// runs to the next quote not doubled (`""`), may hold delimiters, CR and LF, and must be
+/// followed by the delimiter or a record end. Any other field is unquoted and runs to the next
+/// delimiter or LF; a quote inside it is an ordinary character (lenient: `ab"c` reads as
+/// `ab"c`), and so is a CR that is not followed by LF.
+struct CSVScanner {
+    let delimiter: UInt8
+    let quote: UInt8
+    private let delimiterPattern: UInt64
+    private let quotePattern: UInt64
+    private static let newline: UInt8 = 10
+    private static let carriageReturn: UInt8 = 13
+    private static let newlinePattern = CSVScanner.broadcast(10)
+
+    init(delimiter: UInt8, quote: UInt8) {
+        self.delimiter = delimiter
+        self.quote = quote
+        delimiterPattern = CSVScanner.broadcast(delimiter)
+        quotePattern = CSVScanner.broadcast(quote)
+    }
+
+    /// Scans one record starting at `start`.
+    ///
+    /// - Parameters:
+    ///   - base: The input buffer.
+    ///   - start: The first byte of the record (a line start).
+    ///   - end: One past the last valid byte.
+    ///   - atEOF: True when no byte follows `end` in the file: the record then ends at `end`.
+    ///   - spans: Receives the record's fields; grown when the record has more fields.
+    /// - Returns: The record's extent, or why it could not be completed.
+    /// - Complexity: O(record length), reading 8 bytes per step inside fields.
+    func scanRecord(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, atEOF: Bool,
+                    into spans: inout CSVFieldSpans) -> CSVScanOutcome {
+        let delimiter = self.delimiter
+        let quote = self.quote
+        let lf = CSVScanner.newline
+        let cr = CSVScanner.carriageReturn
+        var out = spans.pointer
+        var capacity = spans.capacity
+        var count = 0
+        var newlines = 0
+        var seen: UInt64 = 0  // OR of every word loaded: its high bits flag non-ASCII bytes
+        var i = start
+        while true {
+            if count == capacity {
+                spans.grow()
+                out = spans.pointer
+                capacity = spans.capacity
+            }
+            if i < end, base[i] == quote {
+                // Quoted field: find its closing quote, counting line breaks on the way.
+                let open = i
+                var escaped = false
+                i += 1
+                while true {
+                    i = CSVScanner.first(quote, quotePattern, or: lf, CSVScanner.newlinePattern,
+                                         in: base, from: i, to: end, seen: &seen)
+                    if i == end {
+                        return atEOF ? .unterminatedQuote(openQuote: open) : .incomplete(openQuote: open)
+                    }
+                    if base[i] == lf {
+                        newlines += 1
+                        i += 1
+                        continue
+                    }
+                    let close = i
+                    i += 1
+                    if i == end {
+                        guard atEOF else { return .incomplete(openQuote: open) }
+                        out[count] = CSVFieldSpan(start: open + 1, end: close, form: escaped ? .escaped : .quoted)
+                        return CSVScanner.complete(end, count + 1, newlines, seen)
+                    }
+                    let next = base[i]
+                    if next == quote {
+                        escaped = true
+                        i += 1
+                        continue
+                    }
+                    out[count] = CSVFieldSpan(start: open + 1, end: close, form: escaped ? .escaped : .quoted)
+                    count += 1
+                    if next == delimiter {
+                        i += 1
+                        break
+                    }
+                    if next == lf {
+                        return CSVScanner.complete(i + 1, count, newlines, seen)
+                    }
+                    if next == cr {
+                        if i + 1 < end {
+                            if base[i + 1] == lf { return CSVScanner.complete(i + 2, count, newlines, seen) }
+                        } else if atEOF {
+                            return CSVScanner.complete(i + 1, count, newlines, seen)
+                        } else {
+                            return .incomplete(openQuote: nil)
+                        }
+                    }
+                    return .unexpectedAfterQuote(position: i)
+                }
+            } else {
+                // Unquoted field: runs to the next delimiter or LF.
+                let fieldStart = i
+                i = CSVScanner.first(delimiter, delimiterPattern, or: lf, CSVScanner.newlinePattern,
+                                     in: base, from: i, to: end, seen: &seen)
+                if i < end, base[i] == delimiter {
+                    out[count] = CSVFieldSpan(start: fieldStart, end: i, form: .unquoted)
+                    count += 1
+                    i += 1
+                    continue
+                }
+                guard i < end || atEOF else { return .incomplete(openQuote: nil) }
+                // A record end: LF, or the end of the file. Drop the CR of a CRLF.
+                var fieldEnd = i
+                if fieldEnd > fieldStart, base[fieldEnd - 1] == cr { fieldEnd -= 1 }
+                out[count] = CSVFieldSpan(start: fieldStart, end: fieldEnd, form: .unquoted)
+                return CSVScanner.complete(i < end ? i + 1 : end, count + 1, newlines, seen)
+            }
+        }
+    }
+
+    /// A complete record's outcome.
+    @inline(__always)
+    private static func complete(_ next: Int, _ fields: Int, _ newlines: Int, _ seen: UInt64) -> CSVScanOutcome {
+        .record(next: next, fields: fields, newlines: newlines, maybeNonASCII: seen & 0x8080_8080_8080_8080 != 0)
+    }
+
+    // MARK: - Eight bytes at a time
+
+    /// A word with `byte` in each of its eight bytes.
+    static func broadcast(_ byte: UInt8) -> UInt64 {
+        UInt64(byte) &* 0x0101_0101_0101_0101
+    }
+
+    /// The high bit of each byte of `word` that equals the pattern's byte. Bits above the
+    /// lowest match may be spurious (borrow), so only the lowest set bit is meaningful.
+    @inline(__always)
+    private static func matches(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
+        let x = word ^ pattern
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+
+    /// The position of the first byte in `[from, end)` equal to `a` or `b`, or `end`.
+    /// - Complexity: O(n/8) word loads plus at most 7 single bytes.
+    /// Every byte read is ORed into `seen` (so the caller learns, for free, whether the bytes
+    /// up to the match were all ASCII).
+    @inline(__always)
+    static func first(_ a: UInt8, _ aPattern: UInt64, or b: UInt8, _ bPattern: UInt64,
+                      in base: UnsafePointer<UInt8>, from: Int, to end: Int, seen: inout UInt64) -> Int {
+        var i = from
+        while i &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            seen |= word
+            let found = matches(word, aPattern) | matches(word, bPattern)
+            if found != 0 { return i &+ (found.trailingZeroBitCount &>> 3) }
+            i &+= 8
+        }
+        while i < end {
+            let byte = base[i]
+            seen |= UInt64(byte)
+            if byte == a || byte == b { return i }
+            i &+= 1
+        }
+        return end
+    }
+}
