@@ -26,6 +26,10 @@ struct SQLiteDatabaseFile {
         /// SQLite 3.40.1, and `readonly_shm=1` does not help when another connection of the same
         /// process already maps it. Without locks a concurrent checkpoint could tear our read,
         /// which is why the fingerprint is compared again at the end and after any error.
+        /// (`unix-none` keeps no per-inode bookkeeping: closing its descriptor drops any POSIX
+        /// lock *this process* holds on the file through another connection. The auditor holds
+        /// none; a test that keeps a writer open in-process loses that writer's locks, which
+        /// only matters if another process writes at the same time.)
         case readOnlyWAL
     }
 
