@@ -1,0 +1,94 @@
+import Auditor
+
+/// The `sqlite:` block of a source: what to read from the database.
+///
+/// ```yaml
+/// sources:
+///   people:
+///     path: app.sqlite
+///     sqlite:
+///       table: people          # or: query: SELECT id, name FROM people WHERE active = 1
+/// ```
+///
+/// Exactly one of `table:` and `query:`. A source without a `sqlite:` block reads the table
+/// named like the source (`people`).
+public struct SQLiteOptions: Sendable, Equatable {
+    /// What the reader reads.
+    public enum Source: Sendable, Equatable {
+        /// A table or view, by name; its columns are checked against `pragma_table_xinfo`.
+        case table(String)
+        /// A single read-only `SELECT` (or `WITH … SELECT`, `VALUES`) from the rules file.
+        case query(String)
+    }
+
+    public var source: Source
+    /// Where `table:` or `query:` was written in the rules file, for errors about it.
+    public var mark: ConfigMark?
+
+    public init(source: Source, mark: ConfigMark? = nil) {
+        self.source = source
+        self.mark = mark
+    }
+
+    /// The keys a `sqlite:` block may hold.
+    public static let keys = ["table", "query"]
+
+    /// Decodes a `sqlite:` block.
+    /// - Parameters:
+    ///   - node: The block, or `nil` when the source has none.
+    ///   - sourceName: The source's name, the table read when there is no block.
+    /// - Throws: ``AuditError`` `.invalidRules` with every located problem.
+    public static func decode(_ node: ConfigNode?, sourceName: String) throws(AuditError) -> SQLiteOptions {
+        guard let node, !node.isNull else { return SQLiteOptions(source: .table(sourceName)) }
+        let (options, diagnostics) = parse(node)
+        if let options, diagnostics.isEmpty { return options }
+        throw AuditError.invalidRules(diagnostics)
+    }
+
+    /// Every problem of a `sqlite:` block, without opening any database (`auditor check`).
+    public static func diagnostics(for node: ConfigNode) -> [Diagnostic] {
+        parse(node).1
+    }
+
+    static func parse(_ node: ConfigNode) -> (SQLiteOptions?, [Diagnostic]) {
+        let mapping: ConfigMapping
+        do {
+            mapping = try node.mapping("the sqlite block")
+        } catch {
+            return (nil, [error])
+        }
+        var diagnostics = mapping.unknownKeys(allowed: keys, context: "the sqlite block")
+        var options: SQLiteOptions?
+        switch (mapping["table"], mapping["query"]) {
+        case (nil, nil):
+            diagnostics.append(node.error("the sqlite block needs 'table:' (a table or view to audit) "
+                                              + "or 'query:' (a read-only SELECT)"))
+        case (.some, .some(let query)):
+            let at = mapping.keyNode("query") ?? query
+            diagnostics.append(at.error("'table:' and 'query:' cannot be used together; keep one of them"))
+        case (.some(let table), nil):
+            do {
+                let name = try table.string("'table:'")
+                if name.isEmpty {
+                    diagnostics.append(table.error("'table:' must name a table or view"))
+                } else {
+                    options = SQLiteOptions(source: .table(name), mark: table.mark)
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        case (nil, .some(let query)):
+            do {
+                let sql = try query.string("'query:'")
+                if sql.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+                    diagnostics.append(query.error("'query:' must be a SELECT statement"))
+                } else {
+                    options = SQLiteOptions(source: .query(sql), mark: query.mark)
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        return (options, diagnostics)
+    }
+}
