@@ -2,6 +2,7 @@ import ArgumentParser
 import Auditor
 import Foundation
 import Readers
+import Reports
 
 /// Shared wiring of the subcommands.
 enum CLI {
@@ -41,7 +42,7 @@ enum CLI {
     static func printError(_ e: AuditError) {
         var text = e.description
         if e.diagnostics.isEmpty { text = "auditor: error: " + text }
-        FileHandle.standardError.write(Data((Terminal.escapeControls(text) + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped(text) + "\n").utf8))
     }
 }
 

@@ -51,7 +51,7 @@ struct RunCommand: ParsableCommand {
         guard FailThreshold(rawValue: failOn) != nil else {
             throw ValidationError("--fail-on must be error, warning or never; got '\(failOn)'")
         }
-        guard ["auto", "always", "never"].contains(color) else {
+        guard ColorChoice.Flag(rawValue: color) != nil else {
             throw ValidationError("--color must be auto, always or never; got '\(color)'")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -84,7 +84,11 @@ struct RunCommand: ParsableCommand {
                                      toolVersion: AuditorCommand.version)
             let result = try engine.run(plan)
             ProgressDisplay.clear(quiet: quiet)
-            let useColor = output == nil && format == "text" && Terminal.useColor(flag: color, fd: 1)
+            let flag = ColorChoice.Flag(rawValue: color)
+            let environment = ProcessInfo.processInfo.environment
+            let useColor = format == "text" && (output == nil
+                ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
+                : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)).enabled
             guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }

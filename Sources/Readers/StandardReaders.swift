@@ -2,8 +2,9 @@ import Auditor
 
 /// The readers that ship with auditor.
 public enum StandardReaders {
-    /// A registry with every built-in reader (CSV; XML and SQLite as they land).
+    /// A registry with every built-in reader: CSV (`.csv`, `.tsv`) and SQLite (`.sqlite`,
+    /// `.sqlite3`, `.db`). Register more with ``ReaderRegistry/register(_:)``.
     public static var registry: ReaderRegistry {
-        ReaderRegistry([])
+        ReaderRegistry([CSVReader.factory, SQLiteReader.factory])
     }
 }

@@ -74,7 +74,7 @@ public struct AuditEngine: Sendable {
             guard let source = plan.source(named: entity.source) else { continue }
             let t0 = ContinuousClock.now
             let path = options.sourcePaths[source.name] ?? source.resolvedPath
-            let display = options.sourcePaths[source.name] ?? source.path
+            let display = options.sourcePaths[source.name] ?? source.resolvedPath
             let factory = try factory(for: source, path: path)
             var summary = InputSummary(source: source.name, path: display, format: factory.format,
                                        bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0)

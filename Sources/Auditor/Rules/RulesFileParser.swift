@@ -116,9 +116,24 @@ public struct RulesFileParser {
         }
         var options = [String: ConfigNode]()
         for f in formats { if let o = map[f] { options[f] = o } }
-        let resolved = path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+        let resolved = path.hasPrefix("/") || base.isEmpty ? path : Self.normalize((base as NSString).appendingPathComponent(path))
         return SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved, pathMark: pathNode.mark,
                           format: format, formatMark: map["format"]?.mark, options: options)
+    }
+
+    /// Collapses `.` and `dir/..` components: `rules/../data/x.csv` → `data/x.csv`.
+    static func normalize(_ path: String) -> String {
+        var parts = [Substring]()
+        for c in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if c == "." { continue }
+            if c == "..", let last = parts.last, last != "..", !last.isEmpty {
+                parts.removeLast()
+                continue
+            }
+            parts.append(c)
+        }
+        let joined = parts.joined(separator: "/")
+        return joined.isEmpty ? "." : joined
     }
 
     private func parseEntity(key: ConfigNode, node: ConfigNode, sources: [SourceSpec],
