@@ -13,10 +13,13 @@ public struct AuditOptions: Sendable {
     public var sourcePaths: [String: String]
     /// Called on the calling thread after each merged chunk (for progress displays).
     public var progress: (@Sendable (Progress) -> Void)?
+    /// Receives every violating record with all its findings (`--failures-out`).
+    public var findingSink: (any FindingSink)?
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
-                progress: (@Sendable (Progress) -> Void)? = nil) {
+                progress: (@Sendable (Progress) -> Void)? = nil, findingSink: (any FindingSink)? = nil) {
+        self.findingSink = findingSink
         self.jobs = max(1, jobs)
         self.chunkSize = max(1, chunkSize)
         self.maxSamples = max(0, maxSamples)
@@ -40,10 +43,7 @@ public struct AuditResult: Sendable {
     public var inputErrors: [AuditError]
 
     /// Input errors first (the first one decides: 65, 66, 74, 75), then rule failures (1), else 0.
-    public var exitStatus: ExitStatus {
-        if let e = inputErrors.first { return e.code.exitStatus }
-        return report.failingRules.isEmpty ? .passed : .ruleFailures
-    }
+    public var exitStatus: ExitStatus { report.exitStatus }
 }
 
 /// Runs a compiled plan: for each entity, opens its source through the registry, binds the
@@ -90,6 +90,7 @@ public struct AuditEngine: Sendable {
                 errors.append(e)
                 summary.complete = false
                 summary.error = e.description
+                summary.errorStatus = e.code.exitStatus
                 inputs.append(summary)
                 let unbound = try? BoundEntity(plan: entity, schema: Schema(fields: entity.fields), structural: [],
                                                locationStyle: .ordinal, displayPath: display)
@@ -103,7 +104,7 @@ public struct AuditEngine: Sendable {
             }
             let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
                                         locationStyle: reader.locationStyle, displayPath: display)
-            let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples)
+            let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink)
             let progress = options.progress
             let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
                                        evaluate: { ChunkEvaluator.evaluate(bound, $0) },
@@ -112,6 +113,9 @@ public struct AuditEngine: Sendable {
                                            progress?(AuditOptions.Progress(source: source.name, records: acc.recordsRead,
                                                                            bytesRead: reader.bytesRead, totalBytes: reader.totalBytes))
                                        })
+            if let sinkError = acc.sinkError {
+                throw AuditError(.cannotCreateOutput, "cannot write the failures file: \(sinkError)")
+            }
             var stop = failure
             if stop == nil {
                 do { try reader.finish() } catch { stop = error }
@@ -122,6 +126,7 @@ public struct AuditEngine: Sendable {
                 errors.append(e)
                 summary.complete = false
                 summary.error = e.description
+                summary.errorStatus = e.code.exitStatus
             }
             summary.records = acc.recordsRead
             summary.seconds = (ContinuousClock.now - t0).seconds
@@ -133,6 +138,11 @@ public struct AuditEngine: Sendable {
                                           violatingRecords: acc.violatingRecords,
                                           violations: outcomes.reduce(0) { $0 + $1.violations },
                                           ruleIDs: outcomes.map(\.id)))
+        }
+        if let sink = options.findingSink {
+            do { try sink.finish() } catch {
+                throw AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
+            }
         }
         let report = AuditReport(toolVersion: toolVersion, rulesFile: plan.rulesPath, startedAt: started,
                                  durationSeconds: (ContinuousClock.now - clock).seconds, failOn: options.failOn,

@@ -14,9 +14,14 @@ final class EntityAccumulator {
     private var seenInts: [Int: [Int64: Int64]] = [:]
     private var seenTexts: [Int: [[UInt8]: Int64]] = [:]
 
-    init(entity: BoundEntity, maxSamples: Int) {
+    /// Receives every violating record when set; its first error is kept in ``sinkError``.
+    let sink: (any FindingSink)?
+    private(set) var sinkError: (any Error)?
+
+    init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil) {
         self.entity = entity
         self.maxSamples = maxSamples
+        self.sink = sink
         counts = Array(repeating: 0, count: entity.plan.rules.count)
         samples = Array(repeating: [], count: entity.plan.rules.count)
     }
@@ -54,7 +59,8 @@ final class EntityAccumulator {
         var slots = [Int]()
         while i < hits.count {
             let row = hits[i].row
-            var rowFindings: [Finding]? = records.count < maxSamples ? [] : nil
+            let keepRecord = records.count < maxSamples
+            var rowFindings: [Finding]? = keepRecord || sink != nil ? [] : nil
             slots.removeAll(keepingCapacity: true)
             while i < hits.count, hits[i].row == row {
                 let h = hits[i]
@@ -73,9 +79,13 @@ final class EntityAccumulator {
             }
             violatingRecords += 1
             if let rowFindings {
-                records.append(RecordFindings(entity: entity.plan.name,
-                                              location: FindingBuilder.location(entity, chunk, Int(row)),
-                                              key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings))
+                let group = RecordFindings(entity: entity.plan.name,
+                                           location: FindingBuilder.location(entity, chunk, Int(row)),
+                                           key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings)
+                if keepRecord { records.append(group) }
+                if let sink, sinkError == nil {
+                    do { try sink.receive(group) } catch { sinkError = error }
+                }
             }
         }
     }
@@ -96,7 +106,8 @@ final class EntityAccumulator {
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
                                summary: r.summaries.joined(separator: " and "),
                                evaluated: structural ? recordsRead : recordsRead - excluded,
-                               violations: counts[slot], samples: samples[slot])
+                               violations: counts[slot], samples: samples[slot], threshold: r.threshold,
+                               definedAt: r.definedAt?.description)
         }
     }
 }

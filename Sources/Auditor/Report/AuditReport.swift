@@ -42,8 +42,21 @@ public struct AuditReport: Sendable {
     /// Rules with at least one violation.
     public var violatedRules: [RuleOutcome] { rules.filter { $0.violations > 0 } }
 
-    /// Rules whose violations fail the run under ``failOn``.
-    public var failingRules: [RuleOutcome] { rules.filter { $0.violations > 0 && failOn.fails($0.severity) } }
+    /// Rules whose violations fail the run under ``failOn`` (violated beyond their threshold).
+    public var failingRules: [RuleOutcome] { rules.filter { $0.status == .violated && failOn.fails($0.severity) } }
+
+    /// Rules with violations within their threshold.
+    public var toleratedRules: [RuleOutcome] { rules.filter { $0.status == .tolerated } }
+
+    /// Records with at least one finding, over all entities.
+    public var violatingRecords: Int { entities.reduce(0) { $0 + $1.violatingRecords } }
+
+    /// How the process exits for this report: the first input that could not be read decides
+    /// (65, 66, 74, 75...), then rule failures (1), else 0.
+    public var exitStatus: ExitStatus {
+        if let s = inputs.lazy.compactMap(\.errorStatus).first { return s }
+        return failingRules.isEmpty ? .passed : .ruleFailures
+    }
 
     /// Whether every input was read to its end.
     public var complete: Bool { inputs.allSatisfy(\.complete) }
@@ -78,10 +91,12 @@ public struct InputSummary: Sendable, Equatable {
     public var complete: Bool
     /// Why it stopped early: `people.xml:1043:7: ...`.
     public var error: String?
+    /// The exit status that error implies (65 malformed, 66 missing, 74 I/O, 75 transient).
+    public var errorStatus: ExitStatus?
     public var seconds: Double
 
     public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
-                complete: Bool, error: String?, seconds: Double) {
+                complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double) {
         self.source = source
         self.path = path
         self.format = format
@@ -89,6 +104,7 @@ public struct InputSummary: Sendable, Equatable {
         self.records = records
         self.complete = complete
         self.error = error
+        self.errorStatus = errorStatus
         self.seconds = seconds
     }
 }
@@ -114,10 +130,16 @@ public struct RuleOutcome: Sendable, Equatable {
     public var violations: Int
     /// The first violations in input order, at most the report's `maxSamples`.
     public var samples: [Finding]
+    /// How many violations are tolerated (empty: none).
+    public var threshold: Threshold
+    /// Records the rule did not evaluate because an input was missing or invalid (record rules).
+    public var skipped: Int
+    /// Where the rule is declared: `rules/people.yml:21:9`; nil for a reader's structural rules.
+    public var definedAt: String?
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
                 severity: Severity, code: Int, summary: String, evaluated: Int, violations: Int,
-                samples: [Finding]) {
+                samples: [Finding], threshold: Threshold = Threshold(), skipped: Int = 0, definedAt: String? = nil) {
         self.id = id
         self.entity = entity
         self.source = source
@@ -129,6 +151,15 @@ public struct RuleOutcome: Sendable, Equatable {
         self.evaluated = evaluated
         self.violations = violations
         self.samples = samples
+        self.threshold = threshold
+        self.skipped = skipped
+        self.definedAt = definedAt
+    }
+
+    /// The verdict, before `--fail-on` (see ``AuditReport/failingRules``).
+    public var status: RuleStatus {
+        if violations == 0 { return evaluated == 0 ? .notEvaluated : .passed }
+        return threshold.tolerates(violations: violations, evaluated: evaluated) ? .tolerated : .violated
     }
 
     /// violations / evaluated, 0 when nothing was evaluated.

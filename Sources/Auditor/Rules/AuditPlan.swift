@@ -22,6 +22,10 @@ public struct RuleInfo: Sendable, Equatable {
     public var code: Int
     /// What the rule requires, one phrase per constraint.
     public var summaries: [String]
+    /// How many violations are tolerated.
+    public var threshold = Threshold()
+    /// Where the rule is declared in the rules file.
+    public var definedAt: ConfigMark?
 }
 
 /// One entity's compiled rules.

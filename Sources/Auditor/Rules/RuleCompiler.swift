@@ -52,7 +52,9 @@ public enum RuleCompiler {
                     explicit[slot] = (c.severity, c.code)
                     plan.rules.append(RuleInfo(id: id, entity: e.name, source: source, attribute: a.name,
                                                kinds: [c.kind.rawValue], severity: severity, code: code,
-                                               summaries: [summary]))
+                                               summaries: [summary],
+                                               threshold: c.threshold.over(a.threshold).over(e.threshold),
+                                               definedAt: c.mark))
                 }
                 // An attribute-level message covers its value constraints, not required/type.
                 let text = c.message ?? ((c.kind == .required || c.kind == .type) ? nil : a.message)

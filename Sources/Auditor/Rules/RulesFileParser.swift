@@ -12,10 +12,11 @@ public struct RulesFileParser {
 
     static let topKeys = ["version", "description", "sources", "entities"]
     static let sourceKeys = ["path", "format", "description"]
-    static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description"]
+    static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes"] + thresholdKeys
+    static let thresholdKeys = ["maxFailures", "maxFailureRate"]
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
-    static let constraintOptionKeys = ["value", "id", "message", "severity", "code"]
+    static let constraintOptionKeys = ["value", "id", "message", "severity", "code"] + thresholdKeys
 
     /// Loads and parses a rules file from disk.
     /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
@@ -173,6 +174,7 @@ public struct RulesFileParser {
             do { idPrefix = try p.string("idPrefix") } catch { d.append(error) }
         }
         let severity = parseSeverity(map["severity"], into: &d) ?? .error
+        let threshold = parseThreshold(map, into: &d)
         var attributes = [AttributeSpec]()
         if let a = map["attributes"] {
             do {
@@ -189,7 +191,8 @@ public struct RulesFileParser {
             d.append((map["key"] ?? key).error(m))
         }
         return EntitySpec(name: name, mark: key.mark, source: source, sourceMark: sourceMark, key: keyAttributes,
-                          keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, attributes: attributes)
+                          keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, threshold: threshold,
+                          attributes: attributes)
     }
 
     private func parseAttribute(key: ConfigNode, node: ConfigNode, into d: inout [Diagnostic]) -> AttributeSpec? {
@@ -204,7 +207,7 @@ public struct RulesFileParser {
                 return nil
             }
             return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, message: nil,
-                                 severity: nil, constraints: [])
+                                 severity: nil, threshold: Threshold(), constraints: [])
         }
         let map: ConfigMapping
         do { map = try node.mapping("attribute '\(name)'") } catch { d.append(error); return nil }
@@ -240,7 +243,7 @@ public struct RulesFileParser {
         // `required` first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
         return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, message: message,
-                             severity: severity, constraints: constraints)
+                             severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints)
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
@@ -278,10 +281,33 @@ public struct RulesFileParser {
             } catch { d.append(error) }
         }
         c.severity = parseSeverity(map["severity"], into: &d)
+        c.threshold = parseThreshold(map, into: &d)
         if let code = map["code"] {
             do { c.code = try code.int("code") } catch { d.append(error) }
         }
         return c
+    }
+
+    /// `maxFailures: 10`, `maxFailureRate: 0.01` (the `mostly` of other tools).
+    private func parseThreshold(_ map: ConfigMapping, into d: inout [Diagnostic]) -> Threshold {
+        var t = Threshold()
+        if let n = map["maxFailures"] {
+            do {
+                let v = try n.int("maxFailures")
+                if v < 0 { d.append(n.error("maxFailures must not be negative; got \(v)")) } else { t.maxFailures = v }
+            } catch { d.append(error) }
+        }
+        if let n = map["maxFailureRate"] {
+            do {
+                let v = try n.double("maxFailureRate")
+                if v < 0 || v > 1 {
+                    d.append(n.error("maxFailureRate is a fraction between 0 and 1 (0.01 = 1%); got \(n.describe)"))
+                } else {
+                    t.maxFailureRate = v
+                }
+            } catch { d.append(error) }
+        }
+        return t
     }
 
     private func parseSeverity(_ node: ConfigNode?, into d: inout [Diagnostic]) -> Severity? {

@@ -38,6 +38,8 @@ public struct EntitySpec: Sendable {
     public var idPrefix: String
     /// The default severity of the entity's rules.
     public var severity: Severity
+    /// The default tolerance of the entity's rules.
+    public var threshold: Threshold
     public var attributes: [AttributeSpec]
 }
 
@@ -81,6 +83,8 @@ public struct AttributeSpec: Sendable {
     /// The attribute's default message template and severity for its constraints.
     public var message: String?
     public var severity: Severity?
+    /// The default tolerance of the attribute's constraints (over the entity's).
+    public var threshold: Threshold
     /// In the order written; `required` and `type` come first.
     public var constraints: [ConstraintSpec]
 }
@@ -113,4 +117,5 @@ public struct ConstraintSpec: Sendable {
     public var messageMark: ConfigMark?
     public var severity: Severity?
     public var code: Int?
+    public var threshold = Threshold()
 }
