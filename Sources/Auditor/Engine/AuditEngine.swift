@@ -103,7 +103,7 @@ public struct AuditEngine: Sendable {
                 continue
             }
             let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
-                                        locationStyle: reader.locationStyle, displayPath: display)
+                                        locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
             let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink)
             let progress = options.progress
             let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,

@@ -16,7 +16,7 @@ public struct BoundEntity: Sendable {
     /// - Throws: ``AuditError`` `.invalidRules` when an attribute is not a field of the input
     ///   (located at the attribute in the rules file, with a suggestion).
     public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
-                displayPath: String) throws {
+                displayPath: String, catalog: MessageCatalog = .english) throws {
         var d = [Diagnostic]()
         var columns = [Int]()
         for a in plan.attributes {
@@ -42,7 +42,7 @@ public struct BoundEntity: Sendable {
         var rules = [RuleInfo]()
         for (i, s) in structural.enumerated() {
             slots[s.id] = i
-            messages[s.id] = (try? MessageTemplate(s.message)) ?? (try? MessageTemplate(s.summary))
+            messages[s.id] = (try? MessageTemplate(catalog.byRule[s.id] ?? s.message)) ?? (try? MessageTemplate(s.summary))
             rules.append(RuleInfo(id: s.id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
                                   severity: s.severity, code: s.code, summaries: [s.summary]))
         }

@@ -4,6 +4,8 @@ public struct AuditPlan: Sendable {
     public var rulesPath: String
     public var sources: [SourceSpec]
     public var entities: [EntityPlan]
+    /// The messages the plan was compiled with (structural rules of readers use it too).
+    public var catalog: MessageCatalog = .english
 
     public func source(named name: String) -> SourceSpec? {
         sources.first { $0.name == name }

@@ -2,13 +2,14 @@
 /// reports every mistake against the rules file.
 public enum RuleCompiler {
     /// Compiles a parsed rules file.
+    /// - Parameter catalog: Translated messages (`--locale`); English by default.
     /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
-    public static func compile(_ spec: RulesSpec) throws -> AuditPlan {
+    public static func compile(_ spec: RulesSpec, catalog: MessageCatalog = .english) throws -> AuditPlan {
         var d = [Diagnostic]()
         var entities = [EntityPlan]()
         var seenIDs = [String: String]()     // rule id → entity, ids are global
         for e in spec.entities {
-            let plan = compileEntity(e, source: e.source, into: &d)
+            let plan = compileEntity(e, source: e.source, catalog: catalog, into: &d)
             for r in plan.rules {
                 if let other = seenIDs[r.id], other != e.name {
                     d.append(Diagnostic(mark: e.mark, message: "rule id '\(r.id)' is used by entities '\(other)' and '\(e.name)'; ids must be unique across entities"))
@@ -18,10 +19,11 @@ public enum RuleCompiler {
             entities.append(plan)
         }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
-        return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities)
+        return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
     }
 
-    static func compileEntity(_ e: EntitySpec, source: String, into d: inout [Diagnostic]) -> EntityPlan {
+    static func compileEntity(_ e: EntitySpec, source: String, catalog: MessageCatalog,
+                              into d: inout [Diagnostic]) -> EntityPlan {
         var plan = EntityPlan(name: e.name, source: source, key: e.key, rules: [], attributes: [], checks: [])
         var slotOf = [String: Int]()
         var explicit = [Int: (severity: Severity?, code: Int?)]()
@@ -57,8 +59,9 @@ public enum RuleCompiler {
                                                definedAt: c.mark))
                 }
                 // An attribute-level message covers its value constraints, not required/type.
-                let text = c.message ?? ((c.kind == .required || c.kind == .type) ? nil : a.message)
-                    ?? defaultMessage(c.kind, a.type)
+                let text = catalog.byRule[id] ?? c.message
+                    ?? ((c.kind == .required || c.kind == .type) ? nil : a.message)
+                    ?? catalog.kindMessage(c.kind.rawValue, a.type) ?? defaultMessage(c.kind, a.type)
                 let template: MessageTemplate
                 do {
                     template = try MessageTemplate(text)
