@@ -15,11 +15,15 @@ public struct AuditOptions: Sendable {
     public var progress: (@Sendable (Progress) -> Void)?
     /// Receives every violating record with all its findings (`--failures-out`).
     public var findingSink: (any FindingSink)?
+    /// The reference instant for freshness rules, seconds since 1970 (`--as-of`; default now).
+    public var asOf: Int64
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
-                progress: (@Sendable (Progress) -> Void)? = nil, findingSink: (any FindingSink)? = nil) {
+                progress: (@Sendable (Progress) -> Void)? = nil, findingSink: (any FindingSink)? = nil,
+                asOf: Int64 = Int64(Date().timeIntervalSince1970)) {
         self.findingSink = findingSink
+        self.asOf = asOf
         self.jobs = max(1, jobs)
         self.chunkSize = max(1, chunkSize)
         self.maxSamples = max(0, maxSamples)
@@ -59,96 +63,183 @@ public struct AuditEngine: Sendable {
         self.toolVersion = toolVersion
     }
 
-    /// Audits every entity of the plan.
+    /// Audits every entity of the plan: referenced entities first (their key sets are built
+    /// while they are read), then the others; results are reported in rules-file order.
     /// - Throws: ``AuditError`` `.invalidRules` when the plan does not fit an input (an attribute
     ///   that is not a field, an unknown format); input problems are returned in the result.
     public func run(_ plan: AuditPlan) throws -> AuditResult {
         let started = Date()
         let clock = ContinuousClock.now
+        var passes = [Int: EntityPass]()
+        var tables = [Int: [KeyTable]]()
+        for ei in Self.auditOrder(plan) {
+            let entity = plan.entities[ei]
+            for rule in entity.keyRules {
+                guard case .reference(let target, _, _) = rule.kind, tables[target] == nil else { continue }
+                tables[target] = try keyPass(plan, target)       // itself, or a cycle
+            }
+            var context = EvaluationContext()
+            context.tables = tables
+            context.buildProvidedKeys = tables[ei] == nil
+            let pass = try audit(plan, ei, context: context, prebuilt: tables[ei])
+            if let acc = pass.accumulator, tables[ei] == nil, pass.summary.complete {
+                tables[ei] = acc.providedTables
+            }
+            passes[ei] = pass
+        }
+        for (pi, parent) in plan.entities.enumerated() {
+            for rule in parent.cardinality {
+                guard let p = passes[pi]?.accumulator, let c = passes[rule.childEntity]?.accumulator else { continue }
+                p.finishCardinality(rule, childCounts: c.childCounts[rule.childKeyRule] ?? [])
+            }
+        }
         var inputs = [InputSummary]()
         var rules = [RuleOutcome]()
         var entities = [EntityOutcome]()
         var records = [RecordFindings]()
         var errors = [AuditError]()
-        for entity in plan.entities {
-            guard let source = plan.source(named: entity.source) else { continue }
-            let t0 = ContinuousClock.now
-            let path = options.sourcePaths[source.name] ?? source.resolvedPath
-            let display = options.sourcePaths[source.name] ?? source.resolvedPath
-            let factory = try factory(for: source, path: path)
-            var summary = InputSummary(source: source.name, path: display, format: factory.format,
-                                       bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0)
-            let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                        options: source.options[factory.format], fields: entity.fields)
-            let reader: any RecordReader
-            do {
-                reader = try factory.open(request)
-            } catch let e as AuditError where e.code == .invalidRules {
-                throw e
-            } catch {
-                let e = Self.auditError(error, path: display)
-                errors.append(e)
-                summary.complete = false
-                summary.error = e.description
-                summary.errorStatus = e.code.exitStatus
-                inputs.append(summary)
-                let unbound = try? BoundEntity(plan: entity, schema: Schema(fields: entity.fields), structural: [],
-                                               locationStyle: .ordinal, displayPath: display)
-                if let unbound {
-                    let acc = EntityAccumulator(entity: unbound, maxSamples: options.maxSamples)
-                    rules += acc.outcomes()
-                    entities.append(EntityOutcome(name: entity.name, source: source.name, records: 0,
-                                                  violatingRecords: 0, violations: 0, ruleIDs: unbound.plan.rules.map(\.id)))
-                }
-                continue
+        for (ei, entity) in plan.entities.enumerated() {
+            guard let pass = passes[ei] else { continue }
+            if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
+                inputs.append(pass.summary)
             }
-            let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
-                                        locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
-            let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink)
-            let progress = options.progress
-            let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                                       evaluate: { ChunkEvaluator.evaluate(bound, $0) },
-                                       merge: { ev in
-                                           acc.merge(ev)
-                                           progress?(AuditOptions.Progress(source: source.name, records: acc.recordsRead,
-                                                                           bytesRead: reader.bytesRead, totalBytes: reader.totalBytes))
-                                       })
-            if let sinkError = acc.sinkError {
-                throw AuditError(.cannotCreateOutput, "cannot write the failures file: \(sinkError)")
+            if let e = pass.error { errors.append(e) }
+            var outcomes = pass.accumulator?.outcomes() ?? []
+            for rule in entity.keyRules {
+                // A reference whose key set could not be read was not evaluated.
+                guard case .reference(let target, _, _) = rule.kind, tables[target] == nil else { continue }
+                let id = entity.rules[entity.checks[rule.check].slot].id
+                if let o = outcomes.firstIndex(where: { $0.id == id }) { outcomes[o].evaluated = 0 }
             }
-            var stop = failure
-            if stop == nil {
-                do { try reader.finish() } catch { stop = error }
-            }
-            if let stop {
-                let e = Self.auditError(stop, path: display)
-                if e.code == .invalidRules { throw e }
-                errors.append(e)
-                summary.complete = false
-                summary.error = e.description
-                summary.errorStatus = e.code.exitStatus
-            }
-            summary.records = acc.recordsRead
-            summary.seconds = (ContinuousClock.now - t0).seconds
-            inputs.append(summary)
-            let outcomes = acc.outcomes()
             rules += outcomes
-            records += acc.records
-            entities.append(EntityOutcome(name: entity.name, source: source.name, records: acc.recordsRead,
-                                          violatingRecords: acc.violatingRecords,
+            records += pass.accumulator?.records ?? []
+            entities.append(EntityOutcome(name: entity.name, source: entity.source, records: pass.summary.records,
+                                          violatingRecords: pass.accumulator?.violatingRecords ?? 0,
                                           violations: outcomes.reduce(0) { $0 + $1.violations },
                                           ruleIDs: outcomes.map(\.id)))
         }
         if let sink = options.findingSink {
-            do { try sink.finish() } catch {
-                throw AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
-            }
+            for pass in passes.values { if let e = pass.accumulator?.sinkError { throw Self.sinkError(e) } }
+            do { try sink.finish() } catch { throw Self.sinkError(error) }
         }
         let report = AuditReport(toolVersion: toolVersion, rulesFile: plan.rulesPath, startedAt: started,
                                  durationSeconds: (ContinuousClock.now - clock).seconds, failOn: options.failOn,
                                  maxSamples: options.maxSamples, inputs: inputs, rules: rules, entities: entities,
                                  records: records)
         return AuditResult(report: report, inputErrors: errors)
+    }
+
+    /// One entity's pass: its accumulator (nil when nothing could be bound) and input summary.
+    struct EntityPass {
+        var accumulator: EntityAccumulator?
+        var summary: InputSummary
+        var error: AuditError?
+    }
+
+    /// Parents before children (references and cardinality), otherwise rules-file order.
+    static func auditOrder(_ plan: AuditPlan) -> [Int] {
+        var order = [Int]()
+        var state = [Int](repeating: 0, count: plan.entities.count)      // 0 new, 1 visiting, 2 done
+        func visit(_ i: Int) {
+            guard state[i] == 0 else { return }
+            state[i] = 1
+            for rule in plan.entities[i].keyRules {
+                if case .reference(let t, _, _) = rule.kind, t != i { visit(t) }
+            }
+            state[i] = 2
+            order.append(i)
+        }
+        for i in plan.entities.indices { visit(i) }
+        return order
+    }
+
+    private func open(_ plan: AuditPlan, _ ei: Int) throws -> (reader: any RecordReader, factory: ReaderFactory, display: String, path: String) {
+        let entity = plan.entities[ei]
+        guard let source = plan.source(named: entity.source) else {
+            throw AuditError(.internal, "entity '\(entity.name)' has no source '\(entity.source)'")
+        }
+        let path = options.sourcePaths[source.name] ?? source.resolvedPath
+        let display = options.sourcePaths[source.name] ?? source.resolvedPath
+        let factory = try factory(for: source, path: path)
+        let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
+                                    options: source.options[factory.format], fields: entity.fields)
+        return (try factory.open(request), factory, display, path)
+    }
+
+    /// Reads only the provided keys of an entity (for references to itself or in a cycle).
+    private func keyPass(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
+        guard let (reader, _, display, _) = try? open(plan, ei) else { return nil }
+        let bound = try BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
+                                    locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
+        let acc = EntityAccumulator(entity: bound, maxSamples: 0)
+        var keysOnly = EvaluationContext()
+        keysOnly.keysOnly = true
+        let context = keysOnly
+        let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
+                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { acc.mergeKeys($0) })
+        return failure == nil ? acc.providedTables : nil
+    }
+
+    private func audit(_ plan: AuditPlan, _ ei: Int, context: EvaluationContext, prebuilt: [KeyTable]?) throws -> EntityPass {
+        let entity = plan.entities[ei]
+        let t0 = ContinuousClock.now
+        let source = plan.source(named: entity.source)
+        let display = options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source
+        var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
+                                   bytes: Self.fileSize(options.sourcePaths[entity.source] ?? source?.resolvedPath ?? ""),
+                                   records: 0, complete: true, error: nil, seconds: 0)
+        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        do {
+            opened = try open(plan, ei)
+        } catch let e as AuditError where e.code == .invalidRules {
+            throw e
+        } catch {
+            let e = Self.auditError(error, path: display)
+            summary.complete = false
+            summary.error = e.description
+            summary.errorStatus = e.code.exitStatus
+            let unbound = try? BoundEntity(plan: entity, schema: Schema(fields: entity.fields), structural: [],
+                                           locationStyle: .ordinal, displayPath: display, catalog: plan.catalog)
+            return EntityPass(accumulator: unbound.map { EntityAccumulator(entity: $0, maxSamples: options.maxSamples) },
+                              summary: summary, error: e)
+        }
+        let reader = opened.reader
+        summary.format = opened.factory.format
+        let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
+                                    locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog,
+                                    inputFields: reader.availableFields)
+        let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
+                                    providedTables: prebuilt)
+        let progress = options.progress
+        let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
+                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) },
+                                   merge: { ev in
+                                       acc.merge(ev)
+                                       progress?(AuditOptions.Progress(source: entity.source, records: acc.recordsRead,
+                                                                       bytesRead: reader.bytesRead, totalBytes: reader.totalBytes))
+                                   })
+        if let sinkError = acc.sinkError { throw Self.sinkError(sinkError) }
+        var stop = failure
+        if stop == nil {
+            do { try reader.finish() } catch { stop = error }
+        }
+        var error: AuditError?
+        if let stop {
+            let e = Self.auditError(stop, path: display)
+            if e.code == .invalidRules { throw e }
+            error = e
+            summary.complete = false
+            summary.error = e.description
+            summary.errorStatus = e.code.exitStatus
+        }
+        acc.finishTableRules(asOf: options.asOf)
+        summary.records = acc.recordsRead
+        summary.seconds = (ContinuousClock.now - t0).seconds
+        return EntityPass(accumulator: acc, summary: summary, error: error)
+    }
+
+    static func sinkError(_ error: any Error) -> AuditError {
+        AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
     }
 
     private func factory(for source: SourceSpec, path: String) throws -> ReaderFactory {

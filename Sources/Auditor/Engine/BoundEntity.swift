@@ -2,8 +2,13 @@
 /// reader's structural rules added in front of the entity's own rules.
 public struct BoundEntity: Sendable {
     public var plan: EntityPlan
-    /// Per attribute: its column in the reader's schema.
+    /// Per attribute: its column in the reader's schema, -1 when the input lacks it (only
+    /// allowed when a `columns:` rule reports schema drift).
     public var columns: [Int]
+    /// Attributes that take part in a key (uniqueness, references, provided key sets).
+    public var keyAttributes: Set<Int>
+    /// The input's fields (for `columns:` rules).
+    public var inputFields: [String]
     /// The key attributes' columns, with their names.
     public var keyColumns: [(name: String, column: Int)]
     /// Slot of each structural rule id.
@@ -16,12 +21,14 @@ public struct BoundEntity: Sendable {
     /// - Throws: ``AuditError`` `.invalidRules` when an attribute is not a field of the input
     ///   (located at the attribute in the rules file, with a suggestion).
     public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
-                displayPath: String, catalog: MessageCatalog = .english) throws {
+                displayPath: String, catalog: MessageCatalog = .english, inputFields: [String]? = nil) throws {
         var d = [Diagnostic]()
         var columns = [Int]()
         for a in plan.attributes {
             if let c = schema.index(of: a.name) {
                 columns.append(c)
+            } else if plan.toleratesMissingColumns {
+                columns.append(-1)
             } else {
                 var m = "attribute '\(a.name)' of '\(plan.name)' is not a field of \(displayPath)"
                 if let s = Suggest.closest(to: a.name, in: schema.fields) {
@@ -52,10 +59,18 @@ public struct BoundEntity: Sendable {
         self.columns = columns
         self.keyColumns = plan.key.compactMap { k in
             plan.attributes.firstIndex { $0.name == k }.map { (k, columns[$0]) }
-        }
+        }.filter { $0.column >= 0 }
+        self.keyAttributes = Set(plan.keyRules.flatMap(\.shape.attributes) + plan.providedKeys.flatMap(\.attributes))
+        self.inputFields = inputFields ?? schema.fields
         self.structuralSlots = slots
         self.structuralMessages = messages
         self.locationStyle = locationStyle
         self.displayPath = displayPath
+    }
+
+    /// The cell of attribute `a` in a record (missing when the input lacks the column).
+    @inline(__always)
+    public func cell(_ chunk: RecordChunk, attribute a: Int, row: Int) -> Cell {
+        columns[a] >= 0 ? chunk.columns[columns[a]][row] : .missing
     }
 }

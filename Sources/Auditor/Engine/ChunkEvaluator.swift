@@ -13,8 +13,27 @@ public struct ChunkEvaluation: Sendable {
     /// Rows excluded by a structural issue.
     public var excluded: [Bool]
     public var excludedCount: Int
-    /// For each unique check: the rows with a valid value and, for integer attributes, the value.
-    public var uniqueRows: [(check: Int, rows: [Int32], ints: [Int64]?)]
+    /// Keys of the entity's unique rules, by key rule index (checked in order at merge time).
+    public var uniqueKeys: [(keyRule: Int, keys: KeyColumn)] = []
+    /// Keys other entities reference, by provided-key index (inserted at merge time).
+    public var providedKeys: [KeyColumn] = []
+    /// For each reference rule: the rows whose key was found and the referenced key's index.
+    public var references: [(keyRule: Int, rows: [Int32], parents: [Int32])] = []
+    /// For freshness rules: the greatest valid value in the chunk, by table rule index.
+    public var maxima: [Int: Double] = [:]
+}
+
+/// What the parallel phase may read besides the chunk: the finished key sets of referenced
+/// entities. Immutable while a pass runs.
+public struct EvaluationContext: Sendable {
+    /// Per entity index: its provided key tables.
+    public var tables: [Int: [KeyTable]] = [:]
+    /// Only extract provided keys (the pre-pass of a self-referencing entity).
+    public var keysOnly = false
+    /// Whether to extract provided keys (false when a pre-pass already built them).
+    public var buildProvidedKeys = true
+
+    public init() {}
 }
 
 /// Evaluates a bound entity's checks over a chunk, column by column: one classification
@@ -22,7 +41,8 @@ public struct ChunkEvaluation: Sendable {
 /// once), then one tight loop per check over the valid rows.
 public enum ChunkEvaluator {
     /// - Complexity: O(records × checks); allocates only per column, never per value.
-    public static func evaluate(_ entity: BoundEntity, _ chunk: RecordChunk) -> ChunkEvaluation {
+    public static func evaluate(_ entity: BoundEntity, _ chunk: RecordChunk,
+                                _ context: EvaluationContext = EvaluationContext()) -> ChunkEvaluation {
         let n = chunk.count
         var hits = [Hit]()
         var excluded = [Bool](repeating: false, count: n)
@@ -35,14 +55,20 @@ public enum ChunkEvaluator {
                 excludedCount += 1
             }
         }
-        var uniqueRows = [(check: Int, rows: [Int32], ints: [Int64]?)]()
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
+        var typed = [Int: TypedColumn]()
+        var result = ChunkEvaluation(chunk: chunk, hits: [], excluded: excluded, excludedCount: excludedCount)
         chunk.bytes.withUnsafeBufferPointer { bytes in
             for (a, attr) in entity.plan.attributes.enumerated() {
-                let column = chunk.columns[entity.columns[a]]
+                let needed = entity.keyAttributes.contains(a)
+                if context.keysOnly && !needed { continue }
+                let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
+                    : [Cell](repeating: .missing, count: n)
                 classify(attr.type, column, bytes, excluded, &state, &numbers, &ints)
+                if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
+                if context.keysOnly { continue }
                 for ci in attr.checks {
                     let check = entity.plan.checks[ci]
                     let c32 = Int32(ci)
@@ -91,24 +117,53 @@ public enum ChunkEvaluator {
                             }
                             if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
                         }
-                    case .unique:
-                        var rows = [Int32]()
-                        var keys = [Int64]()
-                        let integral = attr.type == .integer
-                        for r in 0 ..< n where state[r] == Classified.valid {
-                            rows.append(Int32(r))
-                            if integral { keys.append(ints[r]) }
-                        }
-                        uniqueRows.append((ci, rows, integral ? keys : nil))
-                    case .structural:
+                    case .unique, .structural, .keyed:
                         break
                     }
                 }
+                for (t, rule) in entity.plan.tableRules.enumerated() {
+                    guard case .freshness(let fa, _) = rule.kind, fa == a else { continue }
+                    var best = -Double.infinity
+                    for r in 0 ..< n where state[r] == Classified.valid && numbers[r] > best { best = numbers[r] }
+                    if best > -Double.infinity { result.maxima[t] = best }
+                }
             }
+            evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result)
         }
         hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
-        return ChunkEvaluation(chunk: chunk, hits: hits, excluded: excluded, excludedCount: excludedCount,
-                               uniqueRows: uniqueRows)
+        result.hits = hits
+        return result
+    }
+
+    /// Extracts keys for uniqueness and provided key sets, and checks references against the
+    /// referenced entities' finished key sets.
+    private static func evaluateKeys(_ entity: BoundEntity, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
+                                     _ typed: [Int: TypedColumn], _ context: EvaluationContext,
+                                     _ hits: inout [Hit], _ result: inout ChunkEvaluation) {
+        if context.buildProvidedKeys || context.keysOnly {
+            result.providedKeys = entity.plan.providedKeys.map { KeyEncoder.column($0, typed, chunk, bytes) }
+        }
+        if context.keysOnly { return }
+        for (k, rule) in entity.plan.keyRules.enumerated() {
+            let keys = KeyEncoder.column(rule.shape, typed, chunk, bytes)
+            switch rule.kind {
+            case .unique:
+                result.uniqueKeys.append((k, keys))
+            case .reference(let target, let pk, _):
+                guard let table = context.tables[target]?[pk] else { continue }
+                var rows = [Int32]()
+                var parents = [Int32]()
+                keys.forEach { row, key in
+                    if let p = table.index(of: key) {
+                        rows.append(row)
+                        parents.append(Int32(p))
+                    } else {
+                        hits.append(Hit(row: row, check: Int32(rule.check)))
+                    }
+                }
+                result.references.append((k, rows, parents))
+            }
+        }
     }
 
     enum Classified {

@@ -4,26 +4,60 @@
 final class EntityAccumulator {
     let entity: BoundEntity
     let maxSamples: Int
-    private(set) var counts: [Int]
-    private(set) var samples: [[Finding]]
-    private(set) var records: [RecordFindings] = []
-    private(set) var violatingRecords = 0
+    var counts: [Int]
+    var samples: [[Finding]]
+    var records: [RecordFindings] = []
+    var violatingRecords = 0
     private(set) var recordsRead = 0
     private(set) var excluded = 0
-    /// Per unique check: first location of each integer key / text key.
-    private var seenInts: [Int: [Int64: Int64]] = [:]
-    private var seenTexts: [Int: [[UInt8]: Int64]] = [:]
-
+    /// Per unique key rule: the keys seen so far.
+    private var uniqueTables: [Int: KeyTable] = [:]
+    /// The key sets other entities reference (built here, or by a key pre-pass).
+    private(set) var providedTables: [KeyTable]
+    private let buildsProvided: Bool
+    /// For cardinality findings on this entity: per provided key, per key index, the first
+    /// record's ordinal and key text.
+    private(set) var providedRecords: [[(ordinal: Int, key: String?)]]
+    /// Per reference key rule (this entity as child): referencing records per parent key index.
+    private(set) var childCounts: [Int: [Int32]] = [:]
+    /// Per freshness rule: the greatest valid value.
+    private(set) var maxima: [Int: Double] = [:]
+    /// Ordinals of violating records, kept only when cardinality findings may be added later.
+    var violatingOrdinals = Set<Int>()
+    /// Evaluated counts of rules not counted per record (table rules, cardinality).
+    var evaluatedOverride: [Int: Int] = [:]
+    var tracksOrdinals: Bool { !entity.plan.cardinality.isEmpty }
     /// Receives every violating record when set; its first error is kept in ``sinkError``.
     let sink: (any FindingSink)?
-    private(set) var sinkError: (any Error)?
+    var sinkError: (any Error)?
 
-    init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil) {
+    init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil) {
         self.entity = entity
         self.maxSamples = maxSamples
         self.sink = sink
         counts = Array(repeating: 0, count: entity.plan.rules.count)
         samples = Array(repeating: [], count: entity.plan.rules.count)
+        buildsProvided = providedTables == nil
+        self.providedTables = providedTables ?? entity.plan.providedKeys.map { _ in KeyTable() }
+        providedRecords = entity.plan.providedKeys.map { _ in [] }
+    }
+
+    /// Merges a chunk of a key pre-pass (an entity that references itself): keys only.
+    func mergeKeys(_ ev: ChunkEvaluation) {
+        insertProvided(ev)
+    }
+
+    private func insertProvided(_ ev: ChunkEvaluation) {
+        let chunk = ev.chunk
+        for (pk, keys) in ev.providedKeys.enumerated() where pk < providedTables.count {
+            let table = providedTables[pk]
+            keys.forEach { row, key in
+                let r = Int(row)
+                if table.insert(key, location: chunk.locations[r]).first == nil, tracksOrdinals {
+                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r)))
+                }
+            }
+        }
     }
 
     /// Merges the next chunk (chunks must arrive in order).
@@ -31,25 +65,28 @@ final class EntityAccumulator {
         let chunk = ev.chunk
         recordsRead += chunk.count
         excluded += ev.excludedCount
+        if buildsProvided { insertProvided(ev) }
+        for (t, v) in ev.maxima { maxima[t] = max(maxima[t] ?? v, v) }
+        for ref in ev.references where !ref.parents.isEmpty {
+            var counts = childCounts[ref.keyRule] ?? []
+            for p in ref.parents {
+                let i = Int(p)
+                if i >= counts.count { counts.append(contentsOf: repeatElement(0, count: i - counts.count + 1)) }
+                counts[i] &+= 1
+            }
+            childCounts[ref.keyRule] = counts
+        }
         var hits = ev.hits
         var firstSeen = [Int64: Int64]()       // (row << 32 | check) → first location
-        if !ev.uniqueRows.isEmpty {
-            for u in ev.uniqueRows {
-                let column = chunk.columns[entity.columns[entity.plan.checks[u.check].attribute ?? 0]]
-                for (k, row) in u.rows.enumerated() {
-                    let location = chunk.locations[Int(row)]
-                    var first: Int64?
-                    if let ints = u.ints, abs(ints[k]) != Int64.max {
-                        first = seenInts[u.check, default: [:]][ints[k]]
-                        if first == nil { seenInts[u.check, default: [:]][ints[k]] = location }
-                    } else {
-                        let key = textKey(column[Int(row)], chunk)
-                        first = seenTexts[u.check, default: [:]][key]
-                        if first == nil { seenTexts[u.check, default: [:]][key] = location }
-                    }
-                    if let first {
-                        hits.append(Hit(row: row, check: Int32(u.check)))
-                        firstSeen[Int64(row) << 32 | Int64(u.check)] = first
+        if !ev.uniqueKeys.isEmpty {
+            for (k, keys) in ev.uniqueKeys {
+                let table = uniqueTables[k] ?? KeyTable()
+                uniqueTables[k] = table
+                let check = entity.plan.keyRules[k].check
+                keys.forEach { row, key in
+                    if let first = table.insert(key, location: chunk.locations[Int(row)]).first {
+                        hits.append(Hit(row: row, check: Int32(check)))
+                        firstSeen[Int64(row) << 32 | Int64(check)] = first
                     }
                 }
             }
@@ -78,6 +115,7 @@ final class EntityAccumulator {
                 }
             }
             violatingRecords += 1
+            if tracksOrdinals { violatingOrdinals.insert(chunk.firstRecord + Int(row) + 1) }
             if let rowFindings {
                 let group = RecordFindings(entity: entity.plan.name,
                                            location: FindingBuilder.location(entity, chunk, Int(row)),
@@ -90,14 +128,6 @@ final class EntityAccumulator {
         }
     }
 
-    private func textKey(_ cell: Cell, _ chunk: RecordChunk) -> [UInt8] {
-        if cell.tag == .text {
-            let start = Int(cell.payload)
-            return Array(chunk.bytes[start ..< start + Int(cell.length)])
-        }
-        return Array((chunk.string(cell) ?? "").utf8)
-    }
-
     /// The rule outcomes in report order.
     func outcomes() -> [RuleOutcome] {
         entity.plan.rules.enumerated().map { slot, r in
@@ -105,7 +135,7 @@ final class EntityAccumulator {
             return RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
                                summary: r.summaries.joined(separator: " and "),
-                               evaluated: structural ? recordsRead : recordsRead - excluded,
+                               evaluated: evaluatedOverride[slot] ?? (structural ? recordsRead : recordsRead - excluded),
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                definedAt: r.definedAt?.description)
         }
@@ -162,9 +192,15 @@ enum FindingBuilder {
         }
         let check = e.plan.checks[Int(hit.check)]
         let rule = e.plan.rules[check.slot]
-        let attr = e.plan.attributes[check.attribute ?? 0]
-        let raw = chunk.string(chunk.columns[e.columns[check.attribute ?? 0]][row])
-        let value = attr.sensitive ? raw.map { _ in mask } : raw
+        let attr = check.attribute.map { e.plan.attributes[$0] }
+        var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
+        var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
+        if let kr = e.plan.keyRules.first(where: { $0.check == Int(hit.check) }), kr.shape.attributes.count > 1 {
+            raw = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) ?? "null" }
+                .joined(separator: ", ")
+            sensitive = kr.shape.attributes.contains { e.plan.attributes[$0].sensitive }
+        }
+        let value = sensitive ? raw.map { _ in mask } : raw
         let message = check.message.render { p in
             switch p {
             case "value": return value ?? ""
@@ -177,6 +213,6 @@ enum FindingBuilder {
             }
         }
         return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name,
-                       attribute: attr.name, location: loc, key: key, value: value, message: message)
+                       attribute: attr?.name, location: loc, key: key, value: value, message: message)
     }
 }

@@ -31,6 +31,9 @@ public protocol RecordReader: AnyObject {
     var bytesRead: Int64 { get }
     /// The input's total size in bytes, if known.
     var totalBytes: Int64? { get }
+    /// Every field the input has (CSV header, all columns of a table), when it can tell:
+    /// `columns:` rules compare it with the declared attributes. Defaults to the schema.
+    var availableFields: [String] { get }
 
     /// Returns the next chunk of at most `maxRecords` records, or `nil` at the end.
     /// - Throws: ``AuditError`` when the input cannot be read further.
@@ -46,6 +49,7 @@ extension RecordReader {
     public var bytesRead: Int64 { 0 }
     public var totalBytes: Int64? { nil }
     public var structuralRules: [StructuralRule] { [] }
+    public var availableFields: [String] { schema.fields }
     public func finish() throws {}
 }
 

@@ -40,6 +40,16 @@ public struct EntityPlan: Sendable {
     public var attributes: [AttributePlan]
     /// Every compiled check; `AttributePlan.checks` index into it.
     public var checks: [Check]
+    /// Uniqueness and reference rules, evaluated per record.
+    public var keyRules: [KeyRule] = []
+    /// Keys other entities reference: their key sets are built while this entity is read.
+    public var providedKeys: [KeyShape] = []
+    /// Counts of referencing records per record of this entity.
+    public var cardinality: [CardinalityRule] = []
+    public var tableRules: [TableRule] = []
+    /// True when `columns:` rules watch this entity's schema: a declared attribute that the
+    /// input lacks is then read as missing (and reported by that rule), not a rules error.
+    public var toleratesMissingColumns = false
 
     /// The attribute names the reader must provide, in declaration order.
     public var fields: [String] { attributes.map(\.name) }
@@ -75,6 +85,9 @@ public struct Check: Sendable {
         case unique
         /// A problem flagged by the reader (`csv.row.ragged`).
         case structural(String)
+        /// Evaluated through ``EntityPlan/keyRules``, ``EntityPlan/cardinality`` or
+        /// ``EntityPlan/tableRules`` (this check carries the rule's slot and message).
+        case keyed
     }
 
     public var kind: String

@@ -18,6 +18,7 @@ public enum RuleCompiler {
             }
             entities.append(plan)
         }
+        compileRelations(spec, &entities, catalog: catalog, into: &d)
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
     }

@@ -12,7 +12,8 @@ public struct RulesFileParser {
 
     static let topKeys = ["version", "description", "sources", "entities"]
     static let sourceKeys = ["path", "format", "description"]
-    static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes"] + thresholdKeys
+    static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
+                             "relationships", "rowCount", "columns", "freshness"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
     static let attributeKeys = ["type", "sensitive", "message", "severity", "description"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
@@ -190,9 +191,11 @@ public struct RulesFileParser {
             if let c = Suggest.closest(to: k, in: attributes.map(\.name)) { m += "; did you mean '\(c)'?" }
             d.append((map["key"] ?? key).error(m))
         }
-        return EntitySpec(name: name, mark: key.mark, source: source, sourceMark: sourceMark, key: keyAttributes,
-                          keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, threshold: threshold,
-                          attributes: attributes)
+        var entity = EntitySpec(name: name, mark: key.mark, source: source, sourceMark: sourceMark, key: keyAttributes,
+                                keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, threshold: threshold,
+                                attributes: attributes)
+        parseRelations(map, into: &entity, diagnostics: &d)
+        return entity
     }
 
     private func parseAttribute(key: ConfigNode, node: ConfigNode, into d: inout [Diagnostic]) -> AttributeSpec? {
@@ -289,7 +292,7 @@ public struct RulesFileParser {
     }
 
     /// `maxFailures: 10`, `maxFailureRate: 0.01` (the `mostly` of other tools).
-    private func parseThreshold(_ map: ConfigMapping, into d: inout [Diagnostic]) -> Threshold {
+    func parseThreshold(_ map: ConfigMapping, into d: inout [Diagnostic]) -> Threshold {
         var t = Threshold()
         if let n = map["maxFailures"] {
             do {
@@ -310,7 +313,7 @@ public struct RulesFileParser {
         return t
     }
 
-    private func parseSeverity(_ node: ConfigNode?, into d: inout [Diagnostic]) -> Severity? {
+    func parseSeverity(_ node: ConfigNode?, into d: inout [Diagnostic]) -> Severity? {
         guard let node else { return nil }
         if let s = node.scalar, let v = Severity(rawValue: s) { return v }
         d.append(node.error("severity must be error, warning or info; got \(node.describe)"))

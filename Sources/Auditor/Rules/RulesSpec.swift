@@ -41,6 +41,10 @@ public struct EntitySpec: Sendable {
     /// The default tolerance of the entity's rules.
     public var threshold: Threshold
     public var attributes: [AttributeSpec]
+    /// Composite unique keys.
+    public var uniqueKeys: [UniqueKeySpec] = []
+    public var relationships: [RelationshipSpec] = []
+    public var tableRules = TableRulesSpec()
 }
 
 /// The value types an attribute can declare.

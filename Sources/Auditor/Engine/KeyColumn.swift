@@ -1,0 +1,124 @@
+/// The keys of one key shape for the rows of a chunk that have a complete, valid key.
+/// A row's key is an `Int64` (`starts[k] < 0`) or encoded bytes `bytes[starts[k]..<ends[k]]`.
+public struct KeyColumn: Sendable {
+    public var rows: [Int32] = []
+    public var ints: [Int64] = []
+    public var starts: [Int32] = []
+    public var ends: [Int32] = []
+    public var bytes: [UInt8] = []
+
+    /// Calls `body` with each row and its key.
+    func forEach(_ body: (Int32, KeyValue) -> Void) {
+        bytes.withUnsafeBufferPointer { b in
+            for k in 0 ..< rows.count {
+                if starts[k] < 0 {
+                    body(rows[k], .integer(ints[k]))
+                } else {
+                    body(rows[k], .bytes(UnsafeBufferPointer(rebasing: b[Int(starts[k]) ..< Int(ends[k])])))
+                }
+            }
+        }
+    }
+}
+
+enum KeyValue {
+    case integer(Int64)
+    case bytes(UnsafeBufferPointer<UInt8>)
+}
+
+extension KeyTable {
+    func insert(_ key: KeyValue, location: Int64) -> (index: Int, first: Int64?) {
+        switch key {
+        case .integer(let v): return insert(v, location: location)
+        case .bytes(let b): return insert(b, location: location)
+        }
+    }
+
+    func index(of key: KeyValue) -> Int? {
+        switch key {
+        case .integer(let v): return index(of: v)
+        case .bytes(let b): return index(of: b)
+        }
+    }
+}
+
+/// Typed values of one attribute in a chunk, as ``ChunkEvaluator/classify`` left them.
+struct TypedColumn {
+    var state: [UInt8]
+    var numbers: [Double]
+    var ints: [Int64]
+    var cells: [Cell]
+}
+
+/// Encodes keys canonically by declared type, so equal values give equal keys whatever the
+/// source format (`7` in a CSV and INTEGER 7 in SQLite).
+enum KeyEncoder {
+    static func column(_ shape: KeyShape, _ typed: [Int: TypedColumn], _ chunk: RecordChunk,
+                       _ bytes: UnsafeBufferPointer<UInt8>) -> KeyColumn {
+        var out = KeyColumn()
+        let components = shape.attributes.compactMap { typed[$0] }
+        guard components.count == shape.attributes.count, let first = components.first else { return out }
+        let n = first.state.count
+        rows: for r in 0 ..< n {
+            for c in components where c.state[r] != ChunkEvaluator.Classified.valid { continue rows }
+            out.rows.append(Int32(r))
+            if shape.isSingleInteger, abs(first.ints[r]) != Int64.max {
+                out.ints.append(first.ints[r])
+                out.starts.append(-1)
+                out.ends.append(-1)
+                continue
+            }
+            out.ints.append(0)
+            out.starts.append(Int32(out.bytes.count))
+            for (c, type) in zip(components, shape.types) { encode(c, r, type, chunk, bytes, &out.bytes) }
+            out.ends.append(Int32(out.bytes.count))
+        }
+        return out
+    }
+
+    private static func encode(_ c: TypedColumn, _ r: Int, _ type: ValueType, _ chunk: RecordChunk,
+                               _ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        func int64(_ tag: UInt8, _ v: Int64) {
+            out.append(tag)
+            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
+        }
+        func text(_ tag: UInt8, _ t: UnsafeBufferPointer<UInt8>) {
+            out.append(tag)
+            withUnsafeBytes(of: UInt32(t.count).littleEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: t)
+        }
+        switch type {
+        case .string:
+            TextAccess.withText(c.cells[r], chunk, bytes) { text(0x73, $0) }
+        case .integer:
+            if abs(c.ints[r]) != Int64.max {
+                int64(0x69, c.ints[r])
+            } else {
+                // Beyond 64 bits: compare the digits without leading zeros.
+                TextAccess.withText(c.cells[r], chunk, bytes) { t in
+                    var digits = Array(t)
+                    let negative = digits.first == UInt8(ascii: "-")
+                    if negative { digits.removeFirst() }
+                    while digits.count > 1, digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+                    if negative { digits.insert(UInt8(ascii: "-"), at: 0) }
+                    digits.withUnsafeBufferPointer { text(0x49, $0) }
+                }
+            }
+        case .decimal:
+            let v = c.numbers[r] == 0 ? 0 : c.numbers[r]
+            int64(0x64, Int64(bitPattern: v.bitPattern))
+        case .date, .datetime:
+            int64(0x74, Int64(c.numbers[r]))
+        case .boolean:
+            let cell = c.cells[r]
+            let value: Bool
+            if cell.tag == .integer {
+                value = cell.integerValue == 1
+            } else {
+                value = TextAccess.withText(cell, chunk, bytes) { ByteParsers.boolean($0) } ?? false
+            }
+            out.append(0x62)
+            out.append(value ? 1 : 0)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// The options every rule can carry in long form: its id, message, severity, code and tolerance.
+public struct RuleOptions: Sendable {
+    public var id: String?
+    public var message: String?
+    public var messageMark: ConfigMark?
+    public var severity: Severity?
+    public var code: Int?
+    public var threshold = Threshold()
+
+    public init() {}
+}
+
+/// `unique: [a, b]` on an entity: a composite key (nulls excluded, as in SQL).
+public struct UniqueKeySpec: Sendable {
+    public var attributes: [String]
+    public var mark: ConfigMark
+    public var options: RuleOptions
+}
+
+/// A relationship of an entity: a reference to another entity's key (`references:`), or the
+/// inverse side counting the records that reference this one (`from:` with min/max counts).
+public struct RelationshipSpec: Sendable {
+    public var name: String
+    public var mark: ConfigMark
+    /// The referencing attributes (`attribute: dept_id` or `attributes: [a, b]`).
+    public var attributes: [String]
+    /// `references: Department.id` / `Department.(a, b)`: the target entity and its attributes.
+    public var references: (entity: String, attributes: [String], mark: ConfigMark)?
+    /// `from: Person.department`: the entity and relationship whose references are counted.
+    public var from: (entity: String, relationship: String, mark: ConfigMark)?
+    public var minCount: (value: Int, options: RuleOptions)?
+    public var maxCount: (value: Int, options: RuleOptions)?
+    /// Options of the reference rule.
+    public var options: RuleOptions
+}
+
+/// Rules on a whole table: its size, its columns and how recent its data is.
+public struct TableRulesSpec: Sendable {
+    public var rowCount: (min: Int?, max: Int?, mark: ConfigMark, options: RuleOptions)?
+    public var columns: (required: [String], allowExtra: Bool, mark: ConfigMark, options: RuleOptions)?
+    /// `freshness: { attribute: created_at, maxAge: 36h }`: the newest value must be at most
+    /// `maxAge` seconds before the audit's reference time (`--as-of`).
+    public var freshness: (attribute: String, maxAge: Int64, maxAgeText: String, mark: ConfigMark, options: RuleOptions)?
+
+    public init() {}
+}
+
+/// Parses durations like `36h`, `2d`, `90m`, `1w`, `45s`, `1d12h`.
+public enum DurationText {
+    public static func seconds(_ text: String) -> Int64? {
+        var total: Int64 = 0
+        var number: Int64 = 0
+        var haveDigits = false
+        var any = false
+        for c in text {
+            if let d = c.wholeNumberValue, c.isASCII {
+                number = number * 10 + Int64(d)
+                haveDigits = true
+                if number > 1_000_000_000 { return nil }
+                continue
+            }
+            guard haveDigits else { return nil }
+            let unit: Int64
+            switch c {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86400
+            case "w": unit = 604800
+            default: return nil
+            }
+            total += number * unit
+            number = 0
+            haveDigits = false
+            any = true
+        }
+        return any && !haveDigits ? total : nil
+    }
+}

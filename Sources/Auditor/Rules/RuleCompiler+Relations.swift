@@ -1,0 +1,219 @@
+/// Compilation of cross-record rules, after every entity's property rules: uniqueness
+/// (single and composite), references, cardinality and table rules.
+extension RuleCompiler {
+    static func compileRelations(_ spec: RulesSpec, _ plans: inout [EntityPlan], catalog: MessageCatalog,
+                                  into d: inout [Diagnostic]) {
+        let index = Dictionary(spec.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // Pass 1: uniqueness and references (from-rules need the children's reference rules).
+        for (ei, e) in spec.entities.enumerated() {
+            for ci in plans[ei].checks.indices {
+                guard case .unique = plans[ei].checks[ci].test, let a = plans[ei].checks[ci].attribute else { continue }
+                plans[ei].checks[ci].test = .keyed
+                plans[ei].keyRules.append(KeyRule(kind: .unique, shape: shape(plans[ei], [a]), check: ci))
+            }
+            for u in e.uniqueKeys {
+                guard let attrs = resolve(u.attributes, in: plans[ei], at: u.mark, into: &d) else { continue }
+                let names = u.attributes.joined(separator: "+")
+                let ci = addCheck(&plans[ei], id: u.options.id ?? "\(e.idPrefix).\(names).unique", kind: "unique",
+                                  attribute: attrs.count == 1 ? attrs[0] : nil, summary: "\(u.attributes.joined(separator: ", ")) is unique",
+                                  code: 1551, options: u.options, entity: e, mark: u.mark, catalog: catalog,
+                                  defaultMessage: "The combination \(u.attributes.joined(separator: ", ")) = ({value}) must be unique; it already appears at {first}.",
+                                  parameters: ["attributes": u.attributes.joined(separator: ", ")], into: &d)
+                plans[ei].keyRules.append(KeyRule(kind: .unique, shape: shape(plans[ei], attrs), check: ci))
+            }
+            for rel in e.relationships {
+                guard let target = rel.references else { continue }
+                guard let ti = index[target.entity] else {
+                    var m = "relationship '\(rel.name)' references an unknown entity '\(target.entity)'"
+                    if let s = Suggest.closest(to: target.entity, in: Array(index.keys).sorted()) { m += "; did you mean '\(s)'?" }
+                    d.append(Diagnostic(mark: target.mark, message: m))
+                    continue
+                }
+                guard let attrs = resolve(rel.attributes, in: plans[ei], at: rel.mark, into: &d),
+                      let targetAttrs = resolve(target.attributes, in: plans[ti], at: target.mark, into: &d) else { continue }
+                guard attrs.count == targetAttrs.count else {
+                    d.append(Diagnostic(mark: target.mark, message: "relationship '\(rel.name)' has \(attrs.count) attribute(s) but references \(targetAttrs.count)"))
+                    continue
+                }
+                let from = shape(plans[ei], attrs)
+                let to = shape(plans[ti], targetAttrs)
+                if from.types != to.types {
+                    d.append(Diagnostic(mark: target.mark, message: "relationship '\(rel.name)' compares \(from.types.map(\.rawValue).joined(separator: ", ")) with \(to.types.map(\.rawValue).joined(separator: ", ")) of \(target.entity); declare the same types on both sides"))
+                    continue
+                }
+                let pk = plans[ti].providedKeys.firstIndex(of: to) ?? {
+                    plans[ti].providedKeys.append(to)
+                    return plans[ti].providedKeys.count - 1
+                }()
+                let targetKey = "\(target.entity).\(target.attributes.joined(separator: "+"))"
+                let id = rel.options.id ?? (rel.attributes.count == 1 ? "\(e.idPrefix).\(rel.attributes[0]).fk" : "\(e.idPrefix).\(rel.name).fk")
+                let ci = addCheck(&plans[ei], id: id, kind: "reference", attribute: attrs[0],
+                                  summary: "\(rel.attributes.joined(separator: ", ")) references an existing \(targetKey)",
+                                  code: 2010, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
+                                  defaultMessage: "{field} '{value}' does not reference an existing {target}: no {targetKey} has this value.",
+                                  parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name], into: &d)
+                plans[ei].keyRules.append(KeyRule(kind: .reference(entity: ti, providedKey: pk, relationship: rel.name),
+                                                  shape: from, check: ci))
+            }
+        }
+        // Pass 2: cardinality on the parent side, and table rules.
+        for (ei, e) in spec.entities.enumerated() {
+            for rel in e.relationships {
+                guard let from = rel.from else { continue }
+                guard let ci = index[from.entity],
+                      let childRel = spec.entities[ci].relationships.first(where: { $0.name == from.relationship }) else {
+                    let known = index[from.entity].map { spec.entities[$0].relationships.map { "\(from.entity).\($0.name)" } } ?? Array(index.keys)
+                    var m = "relationship '\(rel.name)' counts '\(from.entity).\(from.relationship)', which is not a declared relationship"
+                    if let s = Suggest.closest(to: "\(from.entity).\(from.relationship)", in: known) { m += "; did you mean '\(s)'?" }
+                    d.append(Diagnostic(mark: from.mark, message: m))
+                    continue
+                }
+                guard childRel.references?.entity == e.name,
+                      let kr = plans[ci].keyRules.firstIndex(where: {
+                          if case .reference(let t, _, let r) = $0.kind { return t == ei && r == childRel.name }
+                          return false
+                      }),
+                      case .reference(_, let pk, _) = plans[ci].keyRules[kr].kind else {
+                    d.append(Diagnostic(mark: from.mark, message: "'\(from.entity).\(from.relationship)' does not reference \(e.name); 'from' must name a relationship that points at this entity"))
+                    continue
+                }
+                var rule = CardinalityRule(childEntity: ci, childKeyRule: kr, providedKey: pk, min: rel.minCount?.value,
+                                           max: rel.maxCount?.value, minCheck: nil, maxCheck: nil, relationship: rel.name)
+                let params = ["relationship": rel.name, "child": from.entity]
+                if let (v, o) = rel.minCount {
+                    rule.minCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).minCount", kind: "minCount", attribute: nil,
+                                             summary: "at least \(v) \(from.entity) record(s) reference each \(e.name)", code: 1580,
+                                             options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
+                                             defaultMessage: "{entity} {key} has {count} {relationship}; at least {minCount} required.",
+                                             parameters: params.merging(["minCount": String(v)]) { a, _ in a }, into: &d)
+                }
+                if let (v, o) = rel.maxCount {
+                    rule.maxCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).maxCount", kind: "maxCount", attribute: nil,
+                                             summary: "at most \(v) \(from.entity) record(s) reference each \(e.name)", code: 1590,
+                                             options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
+                                             defaultMessage: "{entity} {key} has {count} {relationship}; at most {maxCount} allowed.",
+                                             parameters: params.merging(["maxCount": String(v)]) { a, _ in a }, into: &d)
+                }
+                plans[ei].cardinality.append(rule)
+            }
+            compileTableRules(e, &plans[ei], catalog: catalog, into: &d)
+        }
+    }
+
+    private static func compileTableRules(_ e: EntitySpec, _ plan: inout EntityPlan, catalog: MessageCatalog,
+                                          into d: inout [Diagnostic]) {
+        let t = e.tableRules
+        if let r = t.rowCount {
+            var params = [String: String]()
+            var words = [String]()
+            if let lo = r.min { params["min"] = String(lo); words.append("at least \(lo)") }
+            if let hi = r.max { params["max"] = String(hi); words.append("at most \(hi)") }
+            let ci = addCheck(&plan, id: r.options.id ?? "\(e.idPrefix).rowCount", kind: "rowCount", attribute: nil,
+                              summary: "\(e.name) has \(words.joined(separator: " and ")) records", code: 2020,
+                              options: r.options, entity: e, mark: r.mark, catalog: catalog,
+                              defaultMessage: "{entity} has {count} records; expected {expected}.",
+                              parameters: params.merging(["expected": words.joined(separator: " and ")]) { a, _ in a }, into: &d)
+            plan.tableRules.append(TableRule(kind: .rowCount(min: r.min, max: r.max), check: ci))
+        }
+        if let c = t.columns {
+            let ci = addCheck(&plan, id: c.options.id ?? "\(e.idPrefix).columns", kind: "columns", attribute: nil,
+                              summary: c.allowExtra ? "the input has columns \(c.required.joined(separator: ", "))"
+                                  : "the input has exactly the declared columns",
+                              code: 2021, options: c.options, entity: e, mark: c.mark, catalog: catalog,
+                              defaultMessage: "{problem}", parameters: [:], into: &d)
+            plan.tableRules.append(TableRule(kind: .columns(required: c.required, allowExtra: c.allowExtra), check: ci))
+            plan.toleratesMissingColumns = true
+        }
+        if let f = t.freshness {
+            guard let a = plan.attributes.firstIndex(where: { $0.name == f.attribute }) else {
+                var m = "freshness names an unknown attribute '\(f.attribute)'"
+                if let s = Suggest.closest(to: f.attribute, in: plan.fields) { m += "; did you mean '\(s)'?" }
+                d.append(Diagnostic(mark: f.mark, message: m))
+                return
+            }
+            guard plan.attributes[a].type == .date || plan.attributes[a].type == .datetime else {
+                d.append(Diagnostic(mark: f.mark, message: "freshness needs a date or datetime attribute; '\(f.attribute)' is \(plan.attributes[a].type.rawValue)"))
+                return
+            }
+            let ci = addCheck(&plan, id: f.options.id ?? "\(e.idPrefix).freshness", kind: "freshness", attribute: a,
+                              summary: "the newest \(f.attribute) is at most \(f.maxAgeText) old", code: 2022,
+                              options: f.options, entity: e, mark: f.mark, catalog: catalog,
+                              defaultMessage: "The newest {field} is {newest}, more than {maxAge} before {asOf}.",
+                              parameters: ["maxAge": f.maxAgeText], into: &d)
+            plan.tableRules.append(TableRule(kind: .freshness(attribute: a, maxAge: f.maxAge), check: ci))
+        }
+    }
+
+    private static func shape(_ plan: EntityPlan, _ attrs: [Int]) -> KeyShape {
+        KeyShape(attributes: attrs, types: attrs.map { plan.attributes[$0].type })
+    }
+
+    private static func resolve(_ names: [String], in plan: EntityPlan, at mark: ConfigMark,
+                                into d: inout [Diagnostic]) -> [Int]? {
+        var result = [Int]()
+        for n in names {
+            if let i = plan.attributes.firstIndex(where: { $0.name == n }) {
+                result.append(i)
+            } else {
+                var m = "'\(n)' is not an attribute of '\(plan.name)'"
+                if let s = Suggest.closest(to: n, in: plan.fields) { m += "; did you mean '\(s)'?" }
+                d.append(Diagnostic(mark: mark, message: m))
+                return nil
+            }
+        }
+        return result
+    }
+
+    /// Adds a rule (or joins an existing one with the same id) and its check.
+    /// - Returns: The check's index.
+    static func addCheck(_ plan: inout EntityPlan, id: String, kind: String, attribute: Int?, summary: String, code: Int,
+                         options: RuleOptions, entity e: EntitySpec, mark: ConfigMark, catalog: MessageCatalog,
+                         defaultMessage: String, parameters: [String: String], into d: inout [Diagnostic]) -> Int {
+        let slot: Int
+        if let s = plan.rules.firstIndex(where: { $0.id == id }) {
+            slot = s
+            plan.rules[s].kinds.append(kind)
+            plan.rules[s].summaries.append(summary)
+        } else {
+            slot = plan.rules.count
+            plan.rules.append(RuleInfo(id: id, entity: e.name, source: e.source,
+                                       attribute: attribute.map { plan.attributes[$0].name }, kinds: [kind],
+                                       severity: options.severity ?? e.severity, code: options.code ?? code,
+                                       summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark))
+        }
+        var params = parameters
+        if let attribute { params["field"] = plan.attributes[attribute].name }
+        params["rule"] = id
+        params["code"] = String(plan.rules[slot].code)
+        params["severity"] = plan.rules[slot].severity.rawValue
+        let text = catalog.byRule[id] ?? options.message ?? catalog.byKind[kind] ?? defaultMessage
+        let template: MessageTemplate
+        do {
+            template = try MessageTemplate(text)
+        } catch {
+            d.append(Diagnostic(mark: options.messageMark ?? mark, message: error.message))
+            template = (try? MessageTemplate(defaultMessage)) ?? (try? MessageTemplate("{rule}"))!   // "{rule}" parses
+        }
+        let known = Set(params.keys).union(commonPlaceholders).union(["count", "problem", "column", "newest", "asOf", "attributes"])
+        for p in template.placeholders where !known.contains(p) {
+            var m = "unknown placeholder '{\(p)}' in the message of '\(id)'"
+            if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }
+            d.append(Diagnostic(mark: options.messageMark ?? mark, message: m))
+        }
+        plan.checks.append(Check(kind: kind, test: .keyed, slot: slot, attribute: attribute, message: template, parameters: params))
+        return plan.checks.count - 1
+    }
+}
+
+extension RuleOptions {
+    /// These options with unset fields taken from `other`.
+    func merged(_ other: RuleOptions) -> RuleOptions {
+        var o = self
+        o.message = o.message ?? other.message
+        o.messageMark = o.messageMark ?? other.messageMark
+        o.severity = o.severity ?? other.severity
+        o.code = o.code ?? other.code
+        o.threshold = o.threshold.over(other.threshold)
+        return o
+    }
+}
