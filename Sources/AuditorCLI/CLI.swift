@@ -26,6 +26,13 @@ enum CLI {
         return plan
     }
 
+    /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z`.
+    static func instant(_ text: String) -> Int64? {
+        Array(text.utf8).withUnsafeBufferPointer { p in
+            ByteParsers.datetime(p) ?? ByteParsers.date(p).map { Int64($0) * 86400 }
+        }
+    }
+
     /// Runs a body, printing any error on stderr and mapping it to its exit status.
     static func guarded(_ body: () throws -> ExitStatus) -> ExitStatus {
         do {

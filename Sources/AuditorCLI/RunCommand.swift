@@ -35,6 +35,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
     var color: String = "auto"
 
+    @Option(help: ArgumentHelp("The reference time of freshness rules (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ; default now).", valueName: "TIME"))
+    var asOf: String?
+
     @Option(help: .hidden)
     var chunkSize: Int = 8192
 
@@ -57,6 +60,9 @@ struct RunCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard maxSamples >= 0 else { throw ValidationError("--max-samples must not be negative") }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
+        if let asOf, CLI.instant(asOf) == nil {
+            throw ValidationError("--as-of must be a date (2026-11-20) or a UTC date-time (2026-11-20T06:00:00Z); got '\(asOf)'")
+        }
         for s in sources where !s.contains("=") || s.hasPrefix("=") {
             throw ValidationError("--source takes NAME=PATH; got '\(s)'")
         }
@@ -79,7 +85,8 @@ struct RunCommand: ParsableCommand {
             }
             let options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
-                                       progress: quiet ? nil : ProgressDisplay.make())
+                                       progress: quiet ? nil : ProgressDisplay.make(),
+                                       asOf: asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970))
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
                                      toolVersion: AuditorCommand.version)
             let result = try engine.run(plan)

@@ -29,6 +29,25 @@ final class InMemoryReader: RecordReader {
     }
 }
 
+extension InMemoryReader {
+    /// A factory serving one table per file name (`people.mem` → `tables["people"]`).
+    static func factory(tables: [String: (fields: [String], rows: [[String?]])]) -> ReaderFactory {
+        ReaderFactory(format: "memory", extensions: ["mem"]) { request in
+            let name = String(request.path.split(separator: "/").last ?? "").replacingOccurrences(of: ".mem", with: "")
+            guard let t = tables[name] else { throw AuditError(.missingInput, "no such table", location: request.path) }
+            return InMemoryReader(fields: t.fields, rows: t.rows)
+        }
+    }
+}
+
+/// Runs YAML rules on several in-memory tables.
+func audit(_ yaml: String, tables: [String: (fields: [String], rows: [[String?]])], jobs: Int = 1, chunkSize: Int = 2,
+           asOf: Int64 = 0) throws -> AuditResult {
+    let registry = ReaderRegistry([InMemoryReader.factory(tables: tables)])
+    let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats).parse(yaml, path: "rules.yml"))
+    return try AuditEngine(registry: registry, options: AuditOptions(jobs: jobs, chunkSize: chunkSize, asOf: asOf)).run(plan)
+}
+
 /// Builds a plan from YAML text and runs it on in-memory rows.
 func audit(_ yaml: String, fields: [String], rows: [[String?]], jobs: Int = 1, chunkSize: Int = 3,
            maxSamples: Int = 20) throws -> AuditResult {

@@ -8,7 +8,8 @@ public struct RecordLocation: Sendable, Equatable, Hashable {
     public var table: String?
     /// The rowid or integer primary key (SQLite).
     public var rowid: Int64?
-    /// The 1-based record ordinal within the input.
+    /// The 1-based record ordinal within the input; 0 for a finding about the whole input
+    /// (a table rule).
     public var record: Int
 
     public init(path: String, line: Int? = nil, table: String? = nil, rowid: Int64? = nil, record: Int) {
@@ -19,11 +20,12 @@ public struct RecordLocation: Sendable, Equatable, Hashable {
         self.record = record
     }
 
-    /// Compiler-style: `people.csv:1043`, `app.sqlite:people:rowid=1043`, `feed.json:#17`.
+    /// Compiler-style: `people.csv:1043`, `app.sqlite:people:rowid=1043`, `feed.json:#17`;
+    /// just the path for the whole input.
     public var description: String {
         if let line { return "\(path):\(line)" }
         if let table, let rowid { return "\(path):\(table):rowid=\(rowid)" }
-        return "\(path):#\(record)"
+        return record == 0 ? path : "\(path):#\(record)"
     }
 }
 

@@ -11,6 +11,8 @@ struct SQLiteReadPlan {
     var rowidFirst: Bool
     /// "table 'people'" or "the query", for messages.
     var what: String
+    /// Every readable column of the table (or the query's columns), for `columns:` rules.
+    var available: [String] = []
 
     /// `sqlite3_open_v2` flags (CONVENTIONS.md rule 7), plus `NOMUTEX`: a reader is used from
     /// one thread at a time, so the connection needs no mutex around each column call.
@@ -121,7 +123,7 @@ struct SQLiteReadPlan {
         }
         return SQLiteReadPlan(statement: statement, fields: chosen.map(\.field),
                               locationStyle: rowidAlias != nil ? .rowid(table: name) : .ordinal,
-                              rowidFirst: rowidAlias != nil, what: what)
+                              rowidFirst: rowidAlias != nil, what: what, available: readable)
     }
 
     static func unknownTable(_ requested: String, names: [String], mark: ConfigMark?,
@@ -186,7 +188,7 @@ struct SQLiteReadPlan {
             fields.append(name)
         }
         return SQLiteReadPlan(statement: statement, fields: fields, locationStyle: .ordinal, rowidFirst: false,
-                              what: "the query")
+                              what: "the query", available: fields)
     }
 
     // MARK: - Names

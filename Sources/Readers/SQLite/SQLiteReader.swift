@@ -21,6 +21,8 @@ import CSQLite
 ///   ``AuditError`` `.transient` (exit 75).
 public final class SQLiteReader: RecordReader {
     public let schema: Schema
+    /// Every readable column of the table (all result columns of a query).
+    public let availableFields: [String]
     public let locationStyle: LocationStyle
     /// The decoded `sqlite:` options.
     public let options: SQLiteOptions
@@ -80,6 +82,7 @@ public final class SQLiteReader: RecordReader {
         self.file = file
         self.before = before
         schema = Schema(fields: plan.fields)
+        availableFields = plan.available
         locationStyle = plan.locationStyle
         what = plan.what
         statement = plan.statement
