@@ -22,6 +22,13 @@ enum CLI {
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }
+        // Attributes against fields the options declare (no data is read).
+        for entity in plan.entities {
+            guard let source = plan.source(named: entity.source),
+                  let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
+                  let fields = factory.declaredFields(source.options[factory.format]) else { continue }
+            d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
+        }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         return plan
     }
@@ -47,9 +54,9 @@ enum CLI {
     }
 
     static func printError(_ e: AuditError) {
-        var text = e.description
-        if e.diagnostics.isEmpty { text = "auditor: error: " + text }
-        FileHandle.standardError.write(Data((TerminalText.escaped(text) + "\n").utf8))
+        // One line per diagnostic, each escaped on its own (data can never forge a line).
+        let lines = e.diagnostics.isEmpty ? ["auditor: error: " + e.description] : e.diagnostics.map(\.description)
+        FileHandle.standardError.write(Data(lines.map { TerminalText.escaped($0) + "\n" }.joined().utf8))
     }
 }
 

@@ -20,9 +20,11 @@ struct BundledExampleTests {
             }
         }
         #expect(report.summary["outcome"] as? String == "failed")
-        #expect(integer(report.summary["records"]) == 500)
-        #expect(report.inputs.count == 1)
-        #expect(report.inputs.first?["complete"] as? Bool == true)
+        let people = report.inputs.first { $0["source"] as? String == "people" }
+        #expect(integer(people?["records"]) == 500)
+        #expect(integer(report.summary["records"]) == 525)      // 500 people and 25 departments
+        #expect(report.inputs.map { $0["source"] as? String } == ["people", "departments"])
+        #expect(report.inputs.allSatisfy { $0["complete"] as? Bool == true })
     }
 
     @Test("JSON samples point at the physical CSV line that holds the value")

@@ -26,11 +26,52 @@ public struct ConfigNode: Sendable {
     }
 
     public var kind: Kind
+    /// Where the node starts; for a block scalar (`|`, `>`), where its text starts.
     public var mark: ConfigMark
+    /// How a scalar was written.
+    public var style: ScalarStyle = .plain
+    /// The source line a single-line scalar is written on (to map offsets in its value back
+    /// to columns, see ``column(ofOffset:)``).
+    public var sourceLine: String?
+
+    public enum ScalarStyle: Sendable {
+        case plain, singleQuoted, doubleQuoted, literal, folded
+    }
 
     public init(_ kind: Kind, mark: ConfigMark) {
         self.kind = kind
         self.mark = mark
+    }
+
+    /// The column of the character at `offset` (in Unicode scalars) of this scalar's value,
+    /// following escapes of quoted scalars; the node's own column when unknown.
+    public func column(ofOffset offset: Int) -> Int {
+        guard case .scalar(let value, _) = kind, !value.contains("\n"), let line = sourceLine else { return mark.column }
+        let raw = Array(line.unicodeScalars)
+        var i = mark.column - 1                 // index of the node's first character
+        switch style {
+        case .plain, .literal, .folded:
+            return mark.column + offset
+        case .singleQuoted, .doubleQuoted:
+            i += 1                              // the opening quote
+        }
+        var consumed = 0
+        while consumed < offset, i < raw.count {
+            if style == .singleQuoted, raw[i] == "'", i + 1 < raw.count, raw[i + 1] == "'" {
+                i += 2
+            } else if style == .doubleQuoted, raw[i] == "\\", i + 1 < raw.count {
+                switch raw[i + 1] {
+                case "x": i += 4
+                case "u": i += 6
+                case "U": i += 10
+                default: i += 2
+                }
+            } else {
+                i += 1
+            }
+            consumed += 1
+        }
+        return i + 1
     }
 
     /// A short name of this node's kind for messages.

@@ -19,22 +19,42 @@ public enum YAMLLoader {
         guard let node else {
             throw Diagnostic(mark: ConfigMark(file: file, line: 1, column: 1), message: "the rules file is empty")
         }
-        return try convert(node, file: file)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return try convert(node, file: file, lines: lines)
     }
 
-    private static func convert(_ node: Node, file: String) throws(Diagnostic) -> ConfigNode {
-        let mark = ConfigMark(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+    private static func convert(_ node: Node, file: String, lines: [String]) throws(Diagnostic) -> ConfigNode {
+        var mark = ConfigMark(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
         switch node {
         case .scalar(let scalar):
-            return ConfigNode(.scalar(scalar.string, quoted: scalar.style != .plain), mark: mark)
+            let style: ConfigNode.ScalarStyle
+            switch scalar.style {
+            case .singleQuoted: style = .singleQuoted
+            case .doubleQuoted: style = .doubleQuoted
+            case .literal: style = .literal
+            case .folded: style = .folded
+            default: style = .plain
+            }
+            if style == .literal || style == .folded {
+                // The mark is the indicator; the text starts on the next non-blank line.
+                var l = mark.line
+                while l < lines.count, lines[l].allSatisfy({ $0 == " " || $0 == "\r" }) { l += 1 }
+                if l < lines.count {
+                    mark = ConfigMark(file: file, line: l + 1, column: lines[l].prefix { $0 == " " }.count + 1)
+                }
+            }
+            var n = ConfigNode(.scalar(scalar.string, quoted: scalar.style != .plain), mark: mark)
+            n.style = style
+            n.sourceLine = mark.line - 1 < lines.count ? lines[mark.line - 1] : nil
+            return n
         case .sequence(let sequence):
             var items = [ConfigNode]()
-            for item in sequence { items.append(try convert(item, file: file)) }
+            for item in sequence { items.append(try convert(item, file: file, lines: lines)) }
             return ConfigNode(.sequence(items), mark: mark)
         case .mapping(let mapping):
             var pairs = [(key: ConfigNode, value: ConfigNode)]()
             for (k, v) in mapping {
-                pairs.append((try convert(k, file: file), try convert(v, file: file)))
+                pairs.append((try convert(k, file: file, lines: lines), try convert(v, file: file, lines: lines)))
             }
             return ConfigNode(.mapping(pairs), mark: mark)
         case .alias:

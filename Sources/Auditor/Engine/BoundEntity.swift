@@ -22,26 +22,9 @@ public struct BoundEntity: Sendable {
     ///   (located at the attribute in the rules file, with a suggestion).
     public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
                 displayPath: String, catalog: MessageCatalog = .english, inputFields: [String]? = nil) throws {
-        var d = [Diagnostic]()
-        var columns = [Int]()
-        for a in plan.attributes {
-            if let c = schema.index(of: a.name) {
-                columns.append(c)
-            } else if plan.toleratesMissingColumns {
-                columns.append(-1)
-            } else {
-                var m = "attribute '\(a.name)' of '\(plan.name)' is not a field of \(displayPath)"
-                if let s = Suggest.closest(to: a.name, in: schema.fields) {
-                    m += "; did you mean '\(s)'?"
-                } else {
-                    let shown = schema.fields.prefix(12).joined(separator: ", ")
-                    m += " (its fields: \(shown)\(schema.fields.count > 12 ? ", ..." : ""))"
-                }
-                d.append(Diagnostic(mark: a.mark, message: m))
-                columns.append(-1)
-            }
-        }
+        let d = Self.unknownAttributes(plan, fields: schema.fields, displayPath: displayPath)
         if !d.isEmpty { throw AuditError.invalidRules(d) }
+        let columns = plan.attributes.map { schema.index(of: $0.name) ?? -1 }
         var bound = plan
         let offset = structural.count
         var slots = [String: Int]()
@@ -72,5 +55,20 @@ public struct BoundEntity: Sendable {
     @inline(__always)
     public func cell(_ chunk: RecordChunk, attribute a: Int, row: Int) -> Cell {
         columns[a] >= 0 ? chunk.columns[columns[a]][row] : .missing
+    }
+
+    /// Diagnostics for attributes that are not fields of an input (none when a `columns:`
+    /// rule watches the schema: missing attributes are then read as missing).
+    public static func unknownAttributes(_ plan: EntityPlan, fields: [String], displayPath: String) -> [Diagnostic] {
+        guard !plan.toleratesMissingColumns else { return [] }
+        return plan.attributes.filter { !fields.contains($0.name) }.map { a in
+            var m = "attribute '\(a.name)' of '\(plan.name)' is not a field of \(displayPath)"
+            if let s = Suggest.closest(to: a.name, in: fields) {
+                m += "; did you mean '\(s)'?"
+            } else {
+                m += " (its fields: \(fields.prefix(12).joined(separator: ", "))\(fields.count > 12 ? ", ..." : ""))"
+            }
+            return Diagnostic(mark: a.mark, message: m)
+        }
     }
 }

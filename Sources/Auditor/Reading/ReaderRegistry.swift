@@ -30,14 +30,19 @@ public struct ReaderFactory: Sendable {
     public var extensions: [String]
     /// Checks an option block without opening data (`auditor check`); returns every problem.
     public var validateOptions: @Sendable (ConfigNode) -> [Diagnostic]
+    /// The fields an input will have when its options alone tell (a CSV with `columns:`),
+    /// so that `auditor check` can validate attribute names without reading data.
+    public var declaredFields: @Sendable (ConfigNode?) -> [String]?
     /// Opens a reader.
     /// - Throws: ``AuditError`` (`.missingInput`, `.malformedInput`, `.invalidRules` for bad options).
     public var open: @Sendable (ReaderRequest) throws -> any RecordReader
 
     public init(format: String, extensions: [String],
                 validateOptions: @escaping @Sendable (ConfigNode) -> [Diagnostic] = { _ in [] },
+                declaredFields: @escaping @Sendable (ConfigNode?) -> [String]? = { _ in nil },
                 open: @escaping @Sendable (ReaderRequest) throws -> any RecordReader) {
         self.format = format
+        self.declaredFields = declaredFields
         self.extensions = extensions
         self.validateOptions = validateOptions
         self.open = open

@@ -145,9 +145,7 @@ public enum RuleCompiler {
                     return (.pattern(try Pattern(source)), "\(name) matches \(source)")
                 } catch {
                     var mark = v.mark
-                    if case .scalar(_, let quoted) = v.kind, !source.contains("\n") {
-                        mark.column += error.offset + (quoted ? 1 : 0)
-                    }
+                    mark.column = v.column(ofOffset: error.offset)
                     d.append(Diagnostic(mark: mark, message: "invalid pattern: \(error.message)"))
                     return nil
                 }

@@ -7,6 +7,7 @@ extension CSVReader {
         format: "csv",
         extensions: ["csv", "tsv"],
         validateOptions: { node in CSVOptions.decode(node).1 },
+        declaredFields: { node in CSVOptions.decode(node).0.columns },
         open: { request in
             let (options, problems) = CSVOptions.decode(request.options,
                                                         defaultDelimiter: defaultDelimiter(for: request.path))
