@@ -48,7 +48,7 @@ public struct HTMLReporter: Reporter {
             """
         out += page.body()
         out += "<script type=\"application/json\" id=\"report-data\">"
-        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report))
+        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report)).dropLast()  // its final newline
         out += "</script>\n<script>\(HTMLAssets.js)</script>\n</body>\n</html>\n"
         return out
     }
