@@ -48,7 +48,9 @@ enum HTMLAssets {
         details.rule{border-left:3px solid var(--line);padding-left:10px;margin-left:4px}
         details.rule.st-failed{border-color:var(--error)}details.rule.st-violated{border-color:var(--warning)}
         details.rule.st-tolerated{border-color:var(--tolerated)}
-        details.rule>summary{color:var(--fg)}
+        details.rule{color:var(--fg)}
+        table.samples th:nth-child(1){width:26%}table.samples th:nth-child(2){width:10%}table.samples th:nth-child(3){width:20%}
+        table.records th:nth-child(1){width:26%}table.records th:nth-child(2){width:10%}
         .note{color:var(--muted);font-size:13px;margin:4px 0}
         .more{color:var(--muted);font-style:italic;font-size:13px}
         ul.findings{margin:0;padding-left:18px}

@@ -141,7 +141,9 @@ extension HTMLReporter.Page {
                     + "<td class=\"loc mono\">\(HTMLText.escaped(record.location.description))</td>"
                     + "<td class=\"key mono\">\(HTMLText.escaped(record.key ?? ""))</td><td><ul class=\"findings\">"
                 for f in record.findings {
-                    let value = f.value.map { " <span class=\"mono\">value '\(HTMLText.escaped($0))'</span>" } ?? ""
+                    // The value only when the message does not already quote it (as in the text report).
+                    let value = f.value.flatMap { v in f.message.contains("'\(v)'") ? nil : v }
+                        .map { " <span class=\"mono\">value '\(HTMLText.escaped($0))'</span>" } ?? ""
                     out += "<li><span class=\"sev-\(f.severity.rawValue)\">\(f.severity.rawValue)</span> "
                         + "<code>\(HTMLText.escaped(f.ruleID))</code>: \(HTMLText.escaped(f.message))\(value)</li>"
                 }

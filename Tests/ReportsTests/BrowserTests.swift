@@ -61,3 +61,28 @@ struct BrowserTests {
         #expect(!dom.contains("id=\"controls\" hidden"), "the script shows the filter controls")
     }
 }
+
+extension BrowserTests {
+    /// The page with a second script that types `query` into the filter box; the policy is
+    /// extended with that script's hash, so the check also shows that a script the policy
+    /// does not list would need exactly that.
+    static func typing(_ query: String, failingOnly: Bool, into page: String) -> String {
+        let driver = "(function(){var f=document.getElementById('filter');f.value=\(String(reflecting: query));"
+            + "f.dispatchEvent(new Event('input'));var c=document.getElementById('failing-only');c.checked=\(failingOnly);"
+            + "c.dispatchEvent(new Event('change'));})();"
+        let csp = HTMLReporter.contentSecurityPolicy
+        let extended = csp.replacingOccurrences(of: "script-src ", with: "script-src 'sha256-\(SHA256.base64(driver))' ")
+        return page.replacingOccurrences(of: csp, with: extended)
+            .replacingOccurrences(of: "</body>", with: "<script>\(driver)</script>\n</body>")
+    }
+
+    @Test("the filter box hides what does not match, from the embedded JSON", .enabled(if: chromium != nil, skipMessage))
+    func filter() throws {
+        let page = HTMLReporter().render(Fixture.failing.report)
+        let (dom, log) = try Self.load(Self.typing("carol", failingOnly: false, into: page), name: "filter.html")
+        #expect(!log.contains("Content Security Policy"), "\(log.suffix(2000))")
+        #expect(dom.contains("Showing 1 of 11 rules, 1 of 11 samples, 1 of 6 records"), "\(dom.suffix(3000))")
+        let failing = try Self.load(Self.typing("", failingOnly: true, into: page), name: "failing.html").dom
+        #expect(failing.contains("Showing 3 of 11 rules, 5 of 11 samples, 1 of 6 records"))
+    }
+}
