@@ -39,7 +39,8 @@ extension HTMLReporter.Page {
                 + "<rect class=\"bar-\(s == "passed" || s == "not-evaluated" ? "violated" : s)\" x=\"\(label)\" y=\"\(y + 3)\" "
                 + "width=\"\(w)\" height=\"\(row - 6)\" rx=\"2\"/>"
                 + "<text class=\"count\" x=\"\(label + w + 6)\" y=\"\(y + 15)\">\(NumberText.grouped(rule.violations)) "
-                + "(\(NumberText.percent(rule.violations, of: rule.evaluated)))</text></a>"
+                + "(\(NumberText.percent(rule.violations, of: rule.evaluated)))"
+                + (rule.threshold.maxFailures.map { " · max \(NumberText.grouped($0))" } ?? "") + "</text></a>"
             if let limit = rule.threshold.maxFailures {
                 let x = label + Int((Double(limit) / Double(scale) * Double(bar)).rounded())
                 out += "<line class=\"limit\" x1=\"\(x)\" y1=\"\(y + 1)\" x2=\"\(x)\" y2=\"\(y + row - 1)\">"
