@@ -7,7 +7,7 @@ import Reports
 /// Shared wiring of the subcommands.
 enum CLI {
     /// Parses, validates (including every source's format options) and compiles a rules file.
-    static func loadPlan(_ path: String) throws -> AuditPlan {
+    static func loadPlan(_ path: String, catalog: MessageCatalog = .english) throws -> AuditPlan {
         let registry = StandardReaders.registry
         let spec = try RulesFileParser(formats: registry.formats).load(path: path)
         var d = [Diagnostic]()
@@ -18,7 +18,7 @@ enum CLI {
         }
         let plan: AuditPlan
         do {
-            plan = try RuleCompiler.compile(spec)
+            plan = try RuleCompiler.compile(spec, catalog: catalog)
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }
@@ -51,6 +51,10 @@ enum CLI {
             FileHandle.standardError.write(Data("auditor: internal error: \(error)\n".utf8))
             return .software
         }
+    }
+
+    static func printWarning(_ e: AuditError) {
+        FileHandle.standardError.write(Data((TerminalText.escaped("auditor: warning: " + e.description) + "\n").utf8))
     }
 
     static func printError(_ e: AuditError) {

@@ -23,6 +23,23 @@ struct RunCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to FILE (atomically) instead of stdout.", valueName: "FILE"))
     var output: String?
 
+    @Option(name: .customLong("report"),
+            help: ArgumentHelp("Also write a report in FORMAT to PATH (atomically); repeatable, e.g. --report html:out/report.html --report junit:out/junit.xml.",
+                               valueName: "FORMAT:PATH"))
+    var reports: [String] = []
+
+    @Option(help: ArgumentHelp("Stream every failing record with all its findings to FILE: .jsonl (one object per record) or .csv (one row per finding).",
+                               valueName: "FILE"))
+    var failuresOut: String?
+
+    @Option(help: ArgumentHelp("Neutralise spreadsheet formulas in --failures-out CSV cells (a leading ' before = + - @ TAB CR LF): on or off.",
+                               valueName: "on|off"))
+    var csvFormulaEscape: String = "on"
+
+    @Option(help: ArgumentHelp("Messages from the catalog LOCALE.yml, looked up in the messages/ folder beside the rules file, then in each folder of $AUDITOR_MESSAGES_PATH (':'-separated); 'fr-CA' falls back to 'fr'; a path ending in .yml names a catalog file.",
+                               valueName: "LOCALE"))
+    var locale: String?
+
     @Option(name: [.short, .long], help: "Evaluation threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -66,11 +83,30 @@ struct RunCommand: ParsableCommand {
         for s in sources where !s.contains("=") || s.hasPrefix("=") {
             throw ValidationError("--source takes NAME=PATH; got '\(s)'")
         }
+        var seen = Set<String>()
+        for r in reports {
+            guard let (format, path) = ReportRequest.parse(r) else {
+                throw ValidationError("--report takes FORMAT:PATH, e.g. html:out/report.html; got '\(TerminalText.escaped(r))'")
+            }
+            guard StandardReporters.formats.contains(format) else {
+                throw ValidationError("unknown format '\(TerminalText.escaped(format))' in --report; use one of: \(StandardReporters.formats.joined(separator: ", "))")
+            }
+            guard seen.insert(path).inserted, path != output else {
+                throw ValidationError("--report names '\(TerminalText.escaped(path))' twice; give each report its own file")
+            }
+        }
+        guard csvFormulaEscape == "on" || csvFormulaEscape == "off" else {
+            throw ValidationError("--csv-formula-escape must be on or off; got '\(TerminalText.escaped(csvFormulaEscape))'")
+        }
+        if let failuresOut, FailuresFormat(path: failuresOut) == nil {
+            throw ValidationError("--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(TerminalText.escaped(failuresOut))'")
+        }
     }
 
     func run() throws {
         let status = CLI.guarded {
-            let plan = try CLI.loadPlan(rules)
+            let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
+            let plan = try CLI.loadPlan(rules, catalog: catalog)
             var paths = [String: String]()
             for s in sources {
                 let eq = s.firstIndex(of: "=")!   // validate() checked that '=' is present
@@ -83,30 +119,67 @@ struct RunCommand: ParsableCommand {
                 }
                 paths[name] = String(s[s.index(after: eq)...])
             }
+            let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on") }
             let options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
-                                       progress: quiet ? nil : ProgressDisplay.make(),
+                                       progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
                                        asOf: asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970))
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
                                      toolVersion: AuditorCommand.version)
-            let result = try engine.run(plan)
+            let result: AuditResult
+            do {
+                result = try engine.run(plan)
+            } catch {
+                failures?.discard()
+                throw error
+            }
             ProgressDisplay.clear(quiet: quiet)
-            let flag = ColorChoice.Flag(rawValue: color)
             let environment = ProcessInfo.processInfo.environment
+            let base = FileManager.default.currentDirectoryPath
+            var writeErrors: [AuditError] = []
+
+            // The main report: stdout or --output.
+            let flag = ColorChoice.Flag(rawValue: color)
             let useColor = format == "text" && (output == nil
                 ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
                 : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)).enabled
-            guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0) else {
+            guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
+                                                            baseDirectory: base) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(result.report)
             if let output {
-                try OutputFile.writeAtomically(text, to: output)
+                do { try OutputFile.writeAtomically(text, to: output) } catch let e as AuditError { writeErrors.append(e) }
             } else {
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
+
+            // Every --report, each atomically; one that fails does not stop the others.
+            for request in reports {
+                guard let (name, path) = ReportRequest.parse(request),
+                      let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
+                                                             baseDirectory: base) else { continue }
+                do { try OutputFile.writeAtomically(extra.render(result.report), to: path) } catch let e as AuditError {
+                    writeErrors.append(e)
+                }
+            }
+
+            // GitHub job summary: the reporter stays pure, the CLI appends.
+            let formats = [format] + reports.compactMap { ReportRequest.parse($0)?.format }
+            if formats.contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+                do { try StepSummary.append(result.report, to: summary, baseDirectory: base) } catch let e as AuditError {
+                    CLI.printWarning(e)
+                }
+            }
+
+            if let failures, !quiet {
+                let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "
+                    + TerminalText.escaped(failures.path) + "\n"
+                FileHandle.standardError.write(Data(note.utf8))
+            }
             for e in result.inputErrors { CLI.printError(e) }
-            return result.exitStatus
+            for e in writeErrors { CLI.printError(e) }
+            return writeErrors.isEmpty ? result.exitStatus : .cannotCreate
         }
         throw ExitCode(status.rawValue)
     }

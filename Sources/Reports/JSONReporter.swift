@@ -1,7 +1,7 @@
 import Auditor
 
 /// The `json` report: the whole ``AuditReport`` as one JSON document described by
-/// `schemas/report.schema.json` (version ``AuditReport/schemaVersion``).
+/// `schemas/report.schema.json` (version ``JSONReporter/schemaVersion``).
 ///
 /// Hand-written rather than `JSONEncoder` so that the key order is fixed (the order below,
 /// not alphabetical), integers stay integers, rates and durations are decimals in fixed
@@ -11,6 +11,16 @@ import Auditor
 /// entities, records`. `rules` is a flat array whose elements always carry `id`, `entity`,
 /// `severity`, `code` and `violations`: external checkers read it, keep it that way.
 public struct JSONReporter: Reporter {
+    /// The version of `schemas/report.schema.json` this reporter writes.
+    ///
+    /// 1.1 adds, and only adds, rule `status`, `threshold`, `skipped` and `definedAt`, input
+    /// `errorStatus`, and summary `exitStatus` and `toleratedRules` (the schema promises that a
+    /// minor version only adds; a strict 1.0 validator with `additionalProperties: false` would
+    /// reject the new keys, so the number must change). Kept here, next to the writer, rather
+    /// than read from ``AuditReport/schemaVersion`` so that the schema, this writer and their
+    /// tests move together.
+    public static let schemaVersion = "1.1"
+
     /// Always `json`.
     public var format: String { "json" }
     /// Also escape `<`, `>` and `&` as `\u003c` `\u003e` `\u0026`, so the document can be
@@ -32,7 +42,7 @@ public struct JSONReporter: Reporter {
     /// The report as a JSON value, members in schema order.
     static func document(_ report: AuditReport) -> JSONValue {
         .object([
-            "schemaVersion": .string(AuditReport.schemaVersion),
+            "schemaVersion": .string(schemaVersion),
             "tool": .object(["name": .string("auditor"), "version": .string(report.toolVersion)]),
             "rulesFile": .string(report.rulesFile),
             "startedAt": .string(NumberText.iso8601(report.startedAt)),
@@ -48,10 +58,12 @@ public struct JSONReporter: Reporter {
     static func summary(_ report: AuditReport) -> JSONValue {
         .object([
             "outcome": .string(report.outcome.rawValue),
+            "exitStatus": .integer(report.exitStatus.rawValue),
             "failOn": .string(report.failOn.rawValue),
             "records": .integer(report.totalRecords),
             "rules": .integer(report.rules.count),
             "violatedRules": .integer(report.violatedRules.count),
+            "toleratedRules": .integer(report.toleratedRules.count),
             "failingRules": .integer(report.failingRules.count),
             "violations": .integer(report.rules.reduce(0) { $0 + $1.violations }),
             "complete": .bool(report.complete),
@@ -68,6 +80,7 @@ public struct JSONReporter: Reporter {
             "records": .integer(input.records),
             "complete": .bool(input.complete),
             "error": .string(input.error),
+            "errorStatus": .integer(input.errorStatus?.rawValue),
             "seconds": .decimal(input.seconds),
         ])
     }
@@ -82,11 +95,23 @@ public struct JSONReporter: Reporter {
             "severity": .string(rule.severity.rawValue),
             "code": .integer(rule.code),
             "summary": .string(rule.summary),
+            "status": .string(rule.status.rawValue),
             "evaluated": .integer(rule.evaluated),
             "violations": .integer(rule.violations),
             "rate": .decimal(rule.rate),
+            "threshold": threshold(rule.threshold),
+            "skipped": .integer(rule.skipped),
+            "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
             "samples": .array(rule.samples.map(finding)),
+        ])
+    }
+
+    /// `{maxFailures, maxFailureRate}`, each null when not set (both null: every violation fails).
+    static func threshold(_ threshold: Threshold) -> JSONValue {
+        .object([
+            "maxFailures": .integer(threshold.maxFailures),
+            "maxFailureRate": threshold.maxFailureRate.map(JSONValue.decimal) ?? .null,
         ])
     }
 

@@ -37,6 +37,8 @@ enum JSONValue: Sendable, Equatable {
 struct JSONWriter {
     /// Also escape `<`, `>` and `&` (see ``JSONReporter/htmlSafe``).
     var htmlSafe = false
+    /// One line: no indentation, no line breaks, `,` and `:` without spaces (JSON Lines).
+    var compact = false
 
     /// The text of `value` with a final newline.
     func write(_ value: JSONValue) -> String {
@@ -53,6 +55,22 @@ struct JSONWriter {
         case .integer(let number): out.append(String(number))
         case .decimal(let number): out.append(NumberText.jsonDecimal(number) ?? "null")
         case .string(let text): out.append(Self.quoted(text, htmlSafe: htmlSafe))
+        case .array(let elements) where compact:
+            out.append("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(",") }
+                append(element, to: &out, depth: depth)
+            }
+            out.append("]")
+        case .object(let members) where compact:
+            out.append("{")
+            for (index, member) in members.enumerated() {
+                if index > 0 { out.append(",") }
+                out.append(Self.quoted(member.key, htmlSafe: htmlSafe))
+                out.append(":")
+                append(member.value, to: &out, depth: depth)
+            }
+            out.append("}")
         case .array(let elements):
             guard !elements.isEmpty else { out.append("[]"); return }
             out.append("[\n")

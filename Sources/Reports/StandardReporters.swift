@@ -7,7 +7,7 @@ import Auditor
 /// the report goes to (a file given with `--output` is not a terminal).
 public enum StandardReporters {
     /// Every supported `--format` value, the default first.
-    public static let formats = ["text", "json"]
+    public static let formats = ["text", "json", "html", "junit", "sarif", "github"]
 
     /// A reporter for a format name.
     ///
@@ -15,11 +15,18 @@ public enum StandardReporters {
     ///   - format: One of ``formats``, exactly as listed (lower case).
     ///   - color: Emit ANSI colour; ignored by formats that have none (`json`).
     ///   - verbose: More detail; ignored by formats that always hold everything (`json`).
+    ///   - baseDirectory: The directory CI paths are relative to (`sarif`, `github`): the
+    ///     current directory of the run, which is the repository root in CI.
     /// - Returns: The reporter, or `nil` for an unknown format.
-    public static func reporter(format: String, color: Bool, verbose: Bool) -> (any Reporter)? {
+    public static func reporter(format: String, color: Bool, verbose: Bool,
+                                baseDirectory: String? = nil) -> (any Reporter)? {
         switch format {
         case "text": return TextReporter(color: color, verbose: verbose)
         case "json": return JSONReporter()
+        case "html": return HTMLReporter()
+        case "junit": return JUnitReporter()
+        case "sarif": return SARIFReporter(baseDirectory: baseDirectory)
+        case "github": return GitHubReporter(baseDirectory: baseDirectory)
         default: return nil
         }
     }

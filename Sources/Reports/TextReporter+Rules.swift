@@ -34,11 +34,14 @@ extension TextReporter.Renderer {
     /// The group's lines: a title line, then the violated rules with their samples, then the
     /// passing rules.
     func block(for group: RuleGroup) -> [String] {
+        // Rules beyond their threshold first (most severe first), then tolerated ones.
         let violated = group.rules.enumerated()
             .filter { $0.element.violations > 0 }
             .sorted { a, b in
-                a.element.severity != b.element.severity ? a.element.severity > b.element.severity
-                                                          : a.offset < b.offset
+                let ta = a.element.status == .tolerated, tb = b.element.status == .tolerated
+                if ta != tb { return tb }
+                return a.element.severity != b.element.severity ? a.element.severity > b.element.severity
+                                                                 : a.offset < b.offset
             }
             .map(\.element)
         let passing = group.rules.filter { $0.violations == 0 }
@@ -87,9 +90,12 @@ extension TextReporter.Renderer {
         var id = 0
         var code = 0
         var count = 0
+        /// The status word: 7 (`warning`), or 9 when a row says `tolerated`.
+        var word = 7
 
         init(rules: [RuleOutcome]) {
             for rule in rules {
+                if rule.status == .tolerated { word = 9 }
                 id = max(id, TerminalText.escaped(rule.id).count)
                 code = max(code, String(rule.code).count)
                 count = max(count, TextReporter.Renderer.countText(rule).count)
@@ -104,14 +110,29 @@ extension TextReporter.Renderer {
     }
 
     /// `  error    person.name.length  1670  14 of 2,000 records (0.70%)  name has 3 to 32 characters`.
+    ///
+    /// A rule within its threshold says `tolerated` instead of its severity, and ends with
+    /// `[warning, within threshold: at most 5 failures]`; a violated rule that has a threshold
+    /// ends with `[threshold exceeded: …]`, so the reader sees why it counts.
     private func ruleRow(_ rule: RuleOutcome, columns: RuleColumns) -> String {
-        let word = rule.violations > 0 ? rule.severity.rawValue : "passed"
-        let coloredWord = (rule.violations > 0 ? style.severity(rule.severity, word) : style.apply(.green, word))
-            + padded("", 7 - word.count)
+        let tolerated = rule.status == .tolerated
+        let word = tolerated ? "tolerated" : rule.violations > 0 ? rule.severity.rawValue : "passed"
+        let styledWord = tolerated ? style.apply(.dim, word)
+            : rule.violations > 0 ? style.severity(rule.severity, word) : style.apply(.green, word)
+        let coloredWord = styledWord + padded("", columns.word - word.count)
         let id = TerminalText.escaped(rule.id)
         let code = String(repeating: " ", count: max(0, columns.code - String(rule.code).count)) + String(rule.code)
+        var notes: [String] = []
+        if tolerated {
+            notes.append("\(rule.severity.rawValue), within threshold: \(rule.threshold.description)")
+        } else if rule.violations > 0, !rule.threshold.isEmpty {
+            notes.append("threshold exceeded: \(rule.threshold.description)")
+        }
+        if rule.skipped > 0 { notes.append("\(Plural.count(rule.skipped, "record")) not evaluated") }
+        if verbose, let at = rule.definedAt { notes.append("defined at \(TerminalText.escaped(at))") }
+        let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
-            + "\(padded(Self.countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))"
+            + "\(padded(Self.countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))\(suffix)"
     }
 
     /// The rule's sampled findings, then how many were left out.

@@ -132,8 +132,10 @@ extension TextReporter {
                 parts.append(Plural.count(totals.records, "record") + (incomplete > 0 ? " read" : ""))
                 parts.append("no findings")
             } else {
-                parts.append("\(NumberText.grouped(violated)) of \(Plural.count(report.rules.count, "rule")) "
-                             + "violated (\(failingPhrase(report.failingRules.count)))")
+                let tolerated = report.toleratedRules.count
+            parts.append("\(NumberText.grouped(violated)) of \(Plural.count(report.rules.count, "rule")) "
+                         + "violated (\(failingPhrase(report.failingRules.count))"
+                         + (tolerated > 0 ? ", \(NumberText.grouped(tolerated)) tolerated)" : ")"))
                 parts.append("\(NumberText.grouped(totals.withFindings)) of "
                              + "\(Plural.count(totals.records, "record")) with findings")
             }
@@ -158,27 +160,43 @@ extension TextReporter {
                 + "at most \(Plural.count(report.maxSamples, "sample")) per rule, --fail-on \(report.failOn.rawValue)"
         }
 
-        /// `Result: FAILED (exit 1): 4 rules violated at severity error (--fail-on error)`.
+        /// `2 rules tolerated within their thresholds`, or nil when none is.
+        var toleratedPhrase: String? {
+            let n = report.toleratedRules.count
+            guard n > 0 else { return nil }
+            return Plural.count(n, "rule") + " tolerated within " + (n == 1 ? "its threshold" : "their thresholds")
+        }
+
+        /// `Result: FAILED (exit 1): 4 rules violated at severity error (--fail-on error)`: the
+        /// verdict, the exit status and why. Tolerated rules are named apart, so a reader sees
+        /// that they were counted but did not fail the run.
         func resultLine() -> String {
             let failing = report.failingRules.count
+            let tolerated = report.toleratedRules.count
             let violated = report.violatedRules.count
+            let untolerated = violated - tolerated
             let failOn = "(--fail-on \(report.failOn.rawValue))"
+            let toleratedNote = toleratedPhrase.map { "; " + $0 } ?? ""
             let detail: String
             switch report.outcome {
             case .failed:
                 detail = " (exit \(ExitStatus.ruleFailures.rawValue)): \(Plural.count(failing, "rule")) "
-                    + "violated \(failingSeverities) \(failOn)"
+                    + "violated \(failingSeverities) \(failOn)" + toleratedNote
             case .passed where violated == 0:
                 detail = " (exit \(ExitStatus.passed.rawValue)): no rule violated"
+            case .passed where untolerated == 0:
+                detail = " (exit \(ExitStatus.passed.rawValue)): " + (toleratedPhrase ?? "")
             case .passed:
-                detail = " (exit \(ExitStatus.passed.rawValue)): \(Plural.count(violated, "rule")) violated, "
+                detail = " (exit \(ExitStatus.passed.rawValue)): " + (toleratedPhrase.map { $0 + "; " } ?? "")
+                    + "\(Plural.count(untolerated, "rule")) violated, "
                     + (report.failOn == .never ? "none fail with --fail-on never" : "\(failingPhrase(0)) \(failOn)")
             case .incomplete:
                 let paths = incompleteInputList.map { TerminalText.escaped($0.path) }.joined(separator: ", ")
-                detail = ": \(paths) not read completely, so this audit cannot pass; "
+                let exit = report.inputs.lazy.compactMap(\.errorStatus).first.map { " (exit \($0.rawValue))" } ?? ""
+                detail = "\(exit): \(paths) not read completely, so this audit cannot pass; "
                     + (violated == 0 ? "no rule violated in the records read"
                        : "\(Plural.count(violated, "rule")) violated in the records read, "
-                         + failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)"))
+                         + failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)") + toleratedNote)
             }
             return "Result: \(verdictWord)\(detail)"
         }

@@ -13,7 +13,7 @@ struct JSONReporterTests {
     func roundTripCounts(_ fixture: Fixture) throws {
         let report = fixture.report
         let document = try Self.parse(JSONReporter().render(report))
-        #expect(document["schemaVersion"] as? String == AuditReport.schemaVersion)
+        #expect(document["schemaVersion"] as? String == JSONReporter.schemaVersion)
         #expect(document["startedAt"] as? String == "2026-11-20T02:00:00.000Z")
         #expect(document["rulesFile"] as? String == report.rulesFile)
 
@@ -24,6 +24,8 @@ struct JSONReporterTests {
         #expect(summary["rules"] as? Int == report.rules.count)
         #expect(summary["violatedRules"] as? Int == report.violatedRules.count)
         #expect(summary["failingRules"] as? Int == report.failingRules.count)
+        #expect(summary["toleratedRules"] as? Int == report.toleratedRules.count)
+        #expect(summary["exitStatus"] as? Int == Int(report.exitStatus.rawValue))
         #expect(summary["violations"] as? Int == report.rules.reduce(0) { $0 + $1.violations })
         #expect(summary["complete"] as? Bool == report.complete)
         #expect(summary["maxSamples"] as? Int == report.maxSamples)
@@ -38,6 +40,12 @@ struct JSONReporterTests {
             #expect(json["violations"] as? Int == rule.violations)
             #expect(json["evaluated"] as? Int == rule.evaluated)
             #expect(json["sampled"] as? Bool == rule.sampled)
+            #expect(json["status"] as? String == rule.status.rawValue)
+            #expect(json["skipped"] as? Int == rule.skipped)
+            #expect(json["definedAt"] as? String == rule.definedAt)
+            let threshold = try #require(json["threshold"] as? [String: Any])
+            #expect(threshold["maxFailures"] as? Int == rule.threshold.maxFailures)
+            #expect(threshold["maxFailureRate"] as? Double == rule.threshold.maxFailureRate)
             #expect(abs((json["rate"] as? Double ?? -1) - rule.rate) < 1e-6)
             let samples = try #require(json["samples"] as? [[String: Any]])
             #expect(samples.map { $0["message"] as? String } == rule.samples.map(\.message))
@@ -56,6 +64,7 @@ struct JSONReporterTests {
         let inputs = try #require(document["inputs"] as? [[String: Any]])
         #expect(inputs.map { $0["complete"] as? Bool } == report.inputs.map(\.complete))
         #expect(inputs.map { $0["error"] as? String } == report.inputs.map(\.error))
+        #expect(inputs.map { $0["errorStatus"] as? Int } == report.inputs.map { $0.errorStatus.map { Int($0.rawValue) } })
     }
 
     @Test("hostile strings survive escaping exactly")
@@ -106,7 +115,7 @@ struct JSONReporterTests {
             .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
         #expect(keys == ["schemaVersion", "tool", "rulesFile", "startedAt", "durationSeconds", "summary",
                          "inputs", "rules", "entities", "records"])
-        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.0\",\n"))
+        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.1\",\n"))
         #expect(text.hasSuffix("}\n"))
     }
 

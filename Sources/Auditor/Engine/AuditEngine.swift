@@ -239,7 +239,8 @@ public struct AuditEngine: Sendable {
     }
 
     static func sinkError(_ error: any Error) -> AuditError {
-        AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
+        if let e = error as? AuditError { return e }
+        return AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
     }
 
     private func factory(for source: SourceSpec, path: String) throws -> ReaderFactory {

@@ -137,6 +137,7 @@ final class EntityAccumulator {
                                summary: r.summaries.joined(separator: " and "),
                                evaluated: evaluatedOverride[slot] ?? (structural ? recordsRead : recordsRead - excluded),
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
+                               skipped: structural || evaluatedOverride[slot] != nil ? 0 : excluded,
                                definedAt: r.definedAt?.description)
         }
     }

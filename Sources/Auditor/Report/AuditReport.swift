@@ -5,9 +5,6 @@ import Foundation
 /// Deterministic: for the same rules and inputs it is identical whatever `--jobs` and chunk
 /// size (only ``startedAt``, ``durationSeconds`` and per-input ``InputSummary/seconds`` vary).
 public struct AuditReport: Sendable {
-    /// Version of the JSON report schema (`schemas/report.schema.json`).
-    public static let schemaVersion = "1.0"
-
     public var toolVersion: String
     /// The rules file as given on the command line.
     public var rulesFile: String

@@ -1,0 +1,198 @@
+import Auditor
+import Foundation
+
+/// `--failures-out`: every violating record with all its findings, streamed to a file while
+/// the audit runs, so memory stays flat whatever the number of failures (not only samples).
+///
+/// Writes go through a 256 KiB buffer to a temporary file beside the target (created when
+/// the sink is made, so a bad path fails before the audit starts); ``finish()`` flushes,
+/// `fsync`s and renames it into place, so readers never see a half-written file.
+/// ``discard()`` removes the temporary file when the run stops early.
+///
+/// Formats (``FailuresFormat``): JSON Lines, one object per record; or CSV, one row per
+/// finding (``FailuresCSV``).
+///
+/// `@unchecked Sendable`: ``FindingSink`` guarantees that `receive` and `finish` are called
+/// one at a time on the audit thread; `discard` is called by the CLI after the audit
+/// returned or threw. No two threads ever touch the state at once.
+public final class FailuresFile: FindingSink, @unchecked Sendable {
+    public let path: String
+    public let format: FailuresFormat
+    /// Whether CSV cells are neutralised against formula injection (CONVENTIONS rule 9).
+    public let formulaEscape: Bool
+    /// Records and findings written so far.
+    public private(set) var records = 0
+    public private(set) var findings = 0
+
+    private let temporaryPath: String
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private static let bufferSize = 256 << 10
+
+    /// Creates the temporary file.
+    /// - Parameters:
+    ///   - path: The target; `.jsonl`/`.ndjson` or `.csv` decides the format unless `format` is given.
+    ///   - formulaEscape: Neutralise CSV cells that a spreadsheet would run as a formula.
+    /// - Throws: ``AuditError`` `.usage` for an unknown extension, `.cannotCreateOutput`
+    ///   when the folder is missing or not writable.
+    public init(path: String, format: FailuresFormat? = nil, formulaEscape: Bool = true) throws {
+        guard let format = format ?? FailuresFormat(path: path) else {
+            throw AuditError(.usage, "--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(path)'")
+        }
+        self.path = path
+        self.format = format
+        self.formulaEscape = formulaEscape
+        let url = URL(fileURLWithPath: path)
+        temporaryPath = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let why = String(cString: strerror(errno))
+            throw AuditError(.cannotCreateOutput, "cannot create the failures file; check that its folder exists and is writable",
+                             location: path, cause: why)
+        }
+        buffer.reserveCapacity(Self.bufferSize)
+        if format == .csv { append(FailuresCSV.header) }
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            unlink(temporaryPath)
+        }
+    }
+
+    public func receive(_ record: RecordFindings) throws {
+        switch format {
+        case .jsonl: append(FailuresJSONL.line(record))
+        case .csv: append(FailuresCSV.rows(record, formulaEscape: formulaEscape))
+        }
+        records += 1
+        findings += record.findings.count
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    public func finish() throws {
+        guard fd >= 0 else { return }
+        try flush()
+        fsync(fd)
+        close(fd)
+        fd = -1
+        if rename(temporaryPath, path) != 0 {
+            let why = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw AuditError(.cannotCreateOutput, "cannot write the failures file", location: path, cause: why)
+        }
+    }
+
+    /// Closes and removes the temporary file (the target is left as it was).
+    public func discard() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(temporaryPath)
+    }
+
+    private func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    private func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let why = String(cString: strerror(errno))
+                throw AuditError(.io, "cannot write the failures file (disk full?)", location: path, cause: why)
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The formats of ``FailuresFile``.
+public enum FailuresFormat: String, Sendable {
+    case jsonl
+    case csv
+
+    /// From a file name: `.jsonl` / `.ndjson` → JSON Lines, `.csv` → CSV (case-insensitive).
+    public init?(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { self = .jsonl }
+        else if lower.hasSuffix(".csv") { self = .csv }
+        else { return nil }
+    }
+}
+
+/// One JSON object per violating record, on one line:
+/// `{"entity","location":{path,line,table,rowid,record,text},"key","findings":[{rule,code,severity,attribute,value,message}]}`.
+/// Strings are escaped as in the JSON report (controls, U+2028/U+2029 as `\u…`), so a line
+/// never contains a raw line break.
+enum FailuresJSONL {
+    static func line(_ record: RecordFindings) -> String {
+        JSONWriter(compact: true).write(.object([
+            "entity": .string(record.entity),
+            "location": JSONReporter.location(record.location),
+            "key": .string(record.key),
+            "findings": .array(record.findings.map { f in
+                .object([
+                    "rule": .string(f.ruleID),
+                    "code": .integer(f.code),
+                    "severity": .string(f.severity.rawValue),
+                    "attribute": .string(f.attribute),
+                    "value": .string(f.value),
+                    "message": .string(f.message),
+                ])
+            }),
+        ]))
+    }
+}
+
+/// One CSV row per finding (RFC 4180: every field quoted, inner quotes doubled, CRLF line
+/// ends), columns `entity,path,line,table,rowid,record,key,rule,code,severity,attribute,value,message`.
+/// A missing value is an empty field.
+///
+/// Formula neutralisation (CONVENTIONS rule 9, OWASP "CSV injection"): a text cell that
+/// starts with `=`, `+`, `-`, `@`, TAB, CR or LF gets a leading `'`, so a spreadsheet shows it
+/// instead of running it. It changes such values (`-5` reads `'-5`), hence
+/// `--csv-formula-escape=off`. The integer columns (line, rowid, record, code) are written by
+/// auditor, never from data, and are left alone.
+enum FailuresCSV {
+    static let header = "\"entity\",\"path\",\"line\",\"table\",\"rowid\",\"record\",\"key\",\"rule\",\"code\",\"severity\",\"attribute\",\"value\",\"message\"\r\n"
+
+    static func rows(_ record: RecordFindings, formulaEscape: Bool) -> String {
+        var out = ""
+        let l = record.location
+        for f in record.findings {
+            let cells = [
+                field(record.entity, formulaEscape), field(l.path, formulaEscape), quoted(l.line.map(String.init) ?? ""),
+                field(l.table ?? "", formulaEscape), quoted(l.rowid.map(String.init) ?? ""), quoted(String(l.record)),
+                field(record.key ?? "", formulaEscape), field(f.ruleID, formulaEscape), quoted(String(f.code)),
+                quoted(f.severity.rawValue), field(f.attribute ?? "", formulaEscape), field(f.value ?? "", formulaEscape),
+                field(f.message, formulaEscape),
+            ]
+            out += cells.joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    /// A quoted text cell, neutralised when asked.
+    static func field(_ text: String, _ formulaEscape: Bool) -> String {
+        quoted(formulaEscape ? neutralised(text) : text)
+    }
+
+    /// `'` + text when it starts with `=`, `+`, `-`, `@`, TAB, CR or LF.
+    static func neutralised(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first else { return text }
+        switch first {
+        case "=", "+", "-", "@", "\t", "\r", "\n": return "'" + text
+        default: return text
+        }
+    }
+
+    /// `"text"` with inner quotes doubled.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

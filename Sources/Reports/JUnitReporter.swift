@@ -1,0 +1,160 @@
+import Auditor
+
+/// The `junit` report, for CI test dashboards (GitLab, Jenkins, Azure, GitHub test reporters).
+///
+/// CONVENTIONS rule 1: `<testsuites>` → one `<testsuite>` per audited input → one `<testcase>`
+/// per rule (`classname` = the input path, `name` = `"<ruleId> <summary>"`, unique in its
+/// suite, `file` = the input path, `line` = the first sampled violation's line). A rule
+/// violated beyond its threshold has one `<failure message="…" type="<ruleId>">` whose text
+/// lists the counts, the threshold, where the rule is defined and the sampled violations, one
+/// per line (GitLab shows the text, not only `message`). The failure is written whatever the
+/// rule's severity; `message` starts with the severity, and the exit status, not JUnit,
+/// applies `--fail-on`. A tolerated rule passes, with the detail in `<system-out>`. A rule
+/// with no evaluated record (its input could not be read) is `<skipped>`, and an input that
+/// was not read completely adds a test case with an `<error>`.
+///
+/// Every data value goes through ``XMLText/escaped(_:)``: no XML-illegal character (U+0000–
+/// U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF) can reach the document.
+public struct JUnitReporter: Reporter {
+    /// Always `junit`.
+    public var format: String { "junit" }
+
+    public init() {}
+
+    /// One suite's content before it is written.
+    struct Suite {
+        var path: String
+        var source: String
+        var inputs: [InputSummary]
+        var rules: [RuleOutcome]
+    }
+
+    static func suites(_ report: AuditReport) -> [Suite] {
+        var suites: [Suite] = []
+        var bySource: [String: Int] = [:]
+        for input in report.inputs {
+            if let i = suites.firstIndex(where: { $0.path == input.path }) {
+                suites[i].inputs.append(input)
+                bySource[input.source] = bySource[input.source] ?? i
+            } else {
+                bySource[input.source] = bySource[input.source] ?? suites.count
+                suites.append(Suite(path: input.path, source: input.source, inputs: [input], rules: []))
+            }
+        }
+        for rule in report.rules {
+            let i: Int
+            if let known = bySource[rule.source] {
+                i = known
+            } else {
+                i = suites.count
+                bySource[rule.source] = i
+                suites.append(Suite(path: rule.source, source: rule.source, inputs: [], rules: []))
+            }
+            // A source's structural rules are listed once per entity; one test case is enough.
+            if !suites[i].rules.contains(where: { $0.id == rule.id }) { suites[i].rules.append(rule) }
+        }
+        return suites
+    }
+
+    /// Renders the document; ends with a newline.
+    public func render(_ report: AuditReport) -> String {
+        let suites = Self.suites(report)
+        var body = ""
+        var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)
+        for suite in suites {
+            let (text, counts) = Self.suite(suite, report)
+            body += text
+            totals.tests += counts.tests
+            totals.failures += counts.failures
+            totals.errors += counts.errors
+            totals.skipped += counts.skipped
+        }
+        let timestamp = String(NumberText.iso8601(report.startedAt).prefix(19))
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"\(XMLText.escaped("auditor \(report.rulesFile)"))\" tests=\"\(totals.tests)\" "
+            + "failures=\"\(totals.failures)\" errors=\"\(totals.errors)\" skipped=\"\(totals.skipped)\" "
+            + "time=\"\(NumberText.fixed(report.durationSeconds, fractionDigits: 3))\" timestamp=\"\(timestamp)\">\n"
+            + body + "</testsuites>\n"
+    }
+
+    static func suite(_ suite: Suite, _ report: AuditReport) -> (String, (tests: Int, failures: Int, errors: Int, skipped: Int)) {
+        let path = XMLText.escaped(suite.path)
+        var cases = ""
+        var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
+        for input in suite.inputs where !input.complete {
+            counts.tests += 1
+            counts.errors += 1
+            let status = input.errorStatus.map { "exit \($0.rawValue)" } ?? "incomplete"
+            let detail = ["Reading stopped after \(Plural.count(input.records, "record")); findings cover only those.",
+                          input.error ?? "The reader gave no reason."]
+            cases += "    <testcase classname=\"\(path)\" name=\"\(XMLText.escaped("input \(input.path) is read completely"))\" "
+                + "file=\"\(path)\" time=\"\(NumberText.fixed(input.seconds, fractionDigits: 3))\">\n"
+                + "      <error message=\"\(XMLText.escaped("\(input.path) could not be read completely (\(status))"))\" "
+                + "type=\"\(status)\">\(multiline(detail))</error>\n    </testcase>\n"
+        }
+        for rule in suite.rules {
+            counts.tests += 1
+            var attributes = "classname=\"\(path)\" name=\"\(XMLText.escaped("\(rule.id) \(rule.summary)"))\" file=\"\(path)\""
+            if let line = rule.samples.first?.location.line { attributes += " line=\"\(line)\"" }
+            attributes += " time=\"0\""
+            let counted = "\(NumberText.grouped(rule.violations)) of \(Plural.count(rule.evaluated, "record")) "
+                + "(\(NumberText.percent(rule.violations, of: rule.evaluated)))"
+            switch rule.status {
+            case .passed:
+                cases += "    <testcase \(attributes)/>\n"
+            case .notEvaluated:
+                counts.skipped += 1
+                cases += "    <testcase \(attributes)>\n      <skipped message=\"not evaluated: no record of "
+                    + "\(path) could be read\"/>\n    </testcase>\n"
+            case .tolerated:
+                cases += "    <testcase \(attributes)>\n      <system-out>\(multiline(detail(rule, report, counted)))</system-out>\n"
+                    + "    </testcase>\n"
+            case .violated:
+                counts.failures += 1
+                let message = "\(rule.severity.rawValue): \(counted) violate \(rule.id): \(rule.summary)"
+                cases += "    <testcase \(attributes)>\n      <failure message=\"\(XMLText.escaped(message))\" "
+                    + "type=\"\(XMLText.escaped(rule.id))\">\(multiline(detail(rule, report, counted)))</failure>\n"
+                    + "    </testcase>\n"
+            }
+        }
+        let seconds = suite.inputs.reduce(0) { $0 + $1.seconds }
+        let records = suite.inputs.first?.records ?? 0
+        var out = "  <testsuite name=\"\(path)\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
+            + "errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(NumberText.fixed(seconds, fractionDigits: 3))\" "
+            + "timestamp=\"\(NumberText.iso8601(report.startedAt).prefix(19))\" file=\"\(path)\">\n"
+        out += "    <properties>\n"
+            + "      <property name=\"source\" value=\"\(XMLText.escaped(suite.source))\"/>\n"
+            + (suite.inputs.first.map { "      <property name=\"format\" value=\"\(XMLText.escaped($0.format))\"/>\n" } ?? "")
+            + "      <property name=\"records\" value=\"\(records)\"/>\n"
+            + "      <property name=\"failOn\" value=\"\(report.failOn.rawValue)\"/>\n"
+            + "    </properties>\n"
+        return (out + cases + "  </testsuite>\n", counts)
+    }
+
+    /// The element text of a violated or tolerated rule: one fact per line.
+    static func detail(_ rule: RuleOutcome, _ report: AuditReport, _ counted: String) -> [String] {
+        var lines = ["\(counted) violate \(rule.id) (\(rule.severity.rawValue), code \(rule.code)): \(rule.summary)"]
+        if rule.status == .tolerated {
+            lines.append("Tolerated: within its threshold (\(rule.threshold.description)); it does not fail the run.")
+        } else if !rule.threshold.isEmpty {
+            lines.append("Threshold exceeded: \(rule.threshold.description).")
+        }
+        if rule.status == .violated, !report.failOn.fails(rule.severity) {
+            lines.append("Below --fail-on \(report.failOn.rawValue): reported, but it does not fail the run.")
+        }
+        if rule.skipped > 0 { lines.append("\(Plural.count(rule.skipped, "record")) not evaluated.") }
+        if let at = rule.definedAt { lines.append("Defined at \(at).") }
+        for f in rule.samples {
+            var extras: [String] = []
+            if let key = f.key { extras.append(key) }
+            if let value = f.value, !f.message.contains("'\(value)'") { extras.append("value '\(value)'") }
+            lines.append("\(f.location.description): \(f.message)" + (extras.isEmpty ? "" : " [\(extras.joined(separator: ", "))]"))
+        }
+        let hidden = rule.violations - rule.samples.count
+        if hidden > 0 { lines.append("... \(NumberText.grouped(hidden)) more (\(rule.samples.count) of \(NumberText.grouped(rule.violations)) shown)") }
+        return lines
+    }
+
+    /// Lines joined by line feeds, each escaped on its own (so data cannot add lines).
+    static func multiline(_ lines: [String]) -> String { lines.map(XMLText.escaped).joined(separator: "\n") }
+}

@@ -1,0 +1,222 @@
+import Auditor
+
+/// The `sarif` report: SARIF 2.1.0 for code-scanning dashboards (GitHub code scanning, Azure
+/// DevOps, VS Code's SARIF viewer), CONVENTIONS rule 2.
+///
+/// One run; `tool.driver.rules[]` lists every rule (`id`, `shortDescription`,
+/// `fullDescription`, `help`, `defaultConfiguration.level`). Each sampled finding is a result
+/// with `ruleId`, `ruleIndex`, `level` (`error`, `warning`, `note` for info; `note` for a rule
+/// within its threshold), `message.text`, one `physicalLocation` (repo-relative
+/// `artifactLocation.uri`, `region.startLine` ≥ 1: the record's line, or 1 for SQLite rows,
+/// whose table and rowid go in the message and a `logicalLocation`), and
+/// `partialFingerprints.primaryLocationLineHash` = 16 hex digits of SHA-256(rule id, file,
+/// record key) plus `:n` for the n-th result with the same hash, so an alert follows its
+/// record, not its line. At most ``maxResultsPerRuleAndFile`` results per rule and file;
+/// the violations beyond them (and beyond the report's samples) become one aggregated result
+/// per rule and file with the count.
+public struct SARIFReporter: Reporter {
+    /// Always `sarif`.
+    public var format: String { "sarif" }
+    /// The directory paths are made relative to (the repository root: the current directory
+    /// of the run), or nil to keep paths as the report has them.
+    public var baseDirectory: String?
+    /// The most individual results per rule and file.
+    public var maxResultsPerRuleAndFile: Int
+
+    /// The published OASIS schema of the format.
+    public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+    public init(baseDirectory: String? = nil, maxResultsPerRuleAndFile: Int = 100) {
+        self.baseDirectory = baseDirectory
+        self.maxResultsPerRuleAndFile = max(1, maxResultsPerRuleAndFile)
+    }
+
+    /// Renders the log as pretty-printed JSON ending with a newline.
+    public func render(_ report: AuditReport) -> String {
+        JSONWriter().write(document(report))
+    }
+
+    func document(_ report: AuditReport) -> JSONValue {
+        var rules: [RuleOutcome] = []
+        var ruleIndex: [String: Int] = [:]
+        for rule in report.rules where ruleIndex[rule.id] == nil {
+            ruleIndex[rule.id] = rules.count
+            rules.append(rule)
+        }
+        let paths = Dictionary(report.inputs.map { ($0.source, $0.path) }, uniquingKeysWith: { first, _ in first })
+        var results: [JSONValue] = []
+        var seen: [String: Int] = [:]
+        for (index, rule) in rules.enumerated() {
+            // Group the rule's samples by file, keeping their order.
+            var files: [String] = []
+            var byFile: [String: [Finding]] = [:]
+            for f in rule.samples {
+                if byFile[f.location.path] == nil { files.append(f.location.path) }
+                byFile[f.location.path, default: []].append(f)
+            }
+            if files.isEmpty, rule.violations > 0 { files.append(paths[rule.source] ?? rule.source) }
+            var listed = 0
+            for file in files {
+                let findings = byFile[file] ?? []
+                for f in findings.prefix(maxResultsPerRuleAndFile) {
+                    results.append(result(f, rule, index, &seen))
+                    listed += 1
+                }
+            }
+            // Everything not listed: attributed to the rule's input (or its only sampled file).
+            let rest = rule.violations - listed
+            if rest > 0 {
+                let file = files.count == 1 ? files[0] : (paths[rule.source] ?? files.first ?? rule.source)
+                results.append(aggregate(rule, index, file: file, count: rest, listed: listed, &seen))
+            }
+        }
+        return .object([
+            "$schema": .string(Self.schemaURI),
+            "version": .string("2.1.0"),
+            "runs": .array([.object([
+                "tool": .object(["driver": .object([
+                    "name": .string("auditor"),
+                    "version": .string(report.toolVersion),
+                    "rules": .array(rules.map { descriptor($0, report) }),
+                ])]),
+                "invocations": .array([invocation(report)]),
+                "results": .array(results),
+                "properties": .object([
+                    "rulesFile": .string(report.rulesFile),
+                    "outcome": .string(report.outcome.rawValue),
+                    "failOn": .string(report.failOn.rawValue),
+                    "records": .integer(report.totalRecords),
+                    "startedAt": .string(NumberText.iso8601(report.startedAt)),
+                ]),
+            ])]),
+        ])
+    }
+
+    // MARK: Rules
+
+    static func level(_ rule: RuleOutcome) -> String {
+        if rule.status == .tolerated { return "note" }
+        switch rule.severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .info: return "note"
+        }
+    }
+
+    func descriptor(_ rule: RuleOutcome, _ report: AuditReport) -> JSONValue {
+        let scope = rule.entity.map { "Every \($0) record" } ?? "Every record of source \(rule.source)"
+        var full = "\(scope) must satisfy: \(rule.summary). Severity \(rule.severity.rawValue), code \(rule.code)"
+        if !rule.threshold.isEmpty { full += "; tolerated up to \(rule.threshold.description)" }
+        full += "."
+        let help = rule.definedAt.map { "Fix the records listed in the results, or change the rule at \($0)." }
+            ?? "Fix the records listed in the results; this structural rule comes from the \(rule.source) reader."
+        return .object([
+            "id": .string(rule.id),
+            "shortDescription": .object(["text": .string(rule.summary)]),
+            "fullDescription": .object(["text": .string(full)]),
+            "help": .object(["text": .string(help)]),
+            "defaultConfiguration": .object(["level": .string(Self.level(rule))]),
+            "properties": .object([
+                "code": .integer(rule.code),
+                "kind": .string(rule.kind),
+                "entity": .string(rule.entity),
+                "attribute": .string(rule.attribute),
+                "severity": .string(rule.severity.rawValue),
+                "status": .string(rule.status.rawValue),
+                "violations": .integer(rule.violations),
+                "evaluated": .integer(rule.evaluated),
+                "threshold": JSONReporter.threshold(rule.threshold),
+                "definedAt": .string(rule.definedAt),
+            ]),
+        ])
+    }
+
+    func invocation(_ report: AuditReport) -> JSONValue {
+        let notifications: [JSONValue] = report.inputs.filter { !$0.complete }.map { input in
+            .object([
+                "level": .string("error"),
+                "message": .object(["text": .string("\(input.path) could not be read completely after "
+                    + "\(Plural.count(input.records, "record")): \(input.error ?? "the reader gave no reason")")]),
+                "locations": .array([location(path: input.path, line: 1, logical: nil)]),
+            ])
+        }
+        return .object([
+            "executionSuccessful": .bool(report.complete),
+            "exitCode": .integer(report.exitStatus.rawValue),
+            "toolExecutionNotifications": .array(notifications),
+        ])
+    }
+
+    // MARK: Results
+
+    func location(path: String, line: Int, logical: JSONValue?) -> JSONValue {
+        let uri = ReportPath.uri(ReportPath.relative(path, to: baseDirectory))
+        var members = [JSONValue.Member(key: "physicalLocation", value: .object([
+            "artifactLocation": .object(["uri": .string(uri)]),
+            "region": .object(["startLine": .integer(max(1, line))]),
+        ]))]
+        if let logical { members.append(JSONValue.Member(key: "logicalLocations", value: .array([logical]))) }
+        return .object(members)
+    }
+
+    /// `a1b2c3d4e5f60718:1`: stable across runs while the record keeps its key.
+    func fingerprint(_ ruleID: String, _ path: String, _ recordKey: String, _ seen: inout [String: Int]) -> String {
+        let file = ReportPath.relative(path, to: baseDirectory)
+        let hash = String(SHA256.hex(ruleID + "\u{0}" + file + "\u{0}" + recordKey).prefix(16))
+        let n = (seen[hash] ?? 0) + 1
+        seen[hash] = n
+        return "\(hash):\(n)"
+    }
+
+    func result(_ f: Finding, _ rule: RuleOutcome, _ index: Int, _ seen: inout [String: Int]) -> JSONValue {
+        var text = f.message
+        var logical: JSONValue?
+        let recordKey: String
+        if let table = f.location.table, let rowid = f.location.rowid {
+            text += " (table \(table), rowid \(rowid))"
+            logical = .object(["name": .string("rowid=\(rowid)"), "fullyQualifiedName": .string("\(table)/rowid=\(rowid)"),
+                               "kind": .string("row")])
+            recordKey = f.key ?? "\(table)/rowid=\(rowid)"
+        } else {
+            recordKey = f.key ?? "#\(f.location.record)"
+        }
+        if let key = f.key { text += " [\(key)]" }
+        return .object([
+            "ruleId": .string(rule.id),
+            "ruleIndex": .integer(index),
+            "level": .string(Self.level(rule)),
+            "message": .object(["text": .string(text)]),
+            "locations": .array([location(path: f.location.path, line: f.location.line ?? 1, logical: logical)]),
+            "partialFingerprints": .object([
+                "primaryLocationLineHash": .string(fingerprint(rule.id, f.location.path, recordKey, &seen)),
+            ]),
+            "properties": .object([
+                "code": .integer(f.code),
+                "entity": .string(f.entity),
+                "attribute": .string(f.attribute),
+                "key": .string(f.key),
+                "value": .string(f.value),
+                "record": .integer(f.location.record),
+                "location": .string(f.location.description),
+            ]),
+        ])
+    }
+
+    func aggregate(_ rule: RuleOutcome, _ index: Int, file: String, count: Int, listed: Int,
+                   _ seen: inout [String: Int]) -> JSONValue {
+        let text = "\(Plural.count(count, "more violation")) of \(rule.id) in \(file) not listed "
+            + "(\(NumberText.grouped(rule.violations)) in total, \(NumberText.grouped(listed)) listed): \(rule.summary). "
+            + "Run auditor with --failures-out to get every failing record."
+        return .object([
+            "ruleId": .string(rule.id),
+            "ruleIndex": .integer(index),
+            "level": .string(Self.level(rule)),
+            "message": .object(["text": .string(text)]),
+            "locations": .array([location(path: file, line: 1, logical: nil)]),
+            "partialFingerprints": .object([
+                "primaryLocationLineHash": .string(fingerprint(rule.id, file, "(aggregate)", &seen)),
+            ]),
+            "properties": .object(["aggregated": .integer(count), "violations": .integer(rule.violations)]),
+        ])
+    }
+}

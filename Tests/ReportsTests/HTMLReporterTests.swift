@@ -1,0 +1,111 @@
+import Auditor
+import Foundation
+@testable import Reports
+import Testing
+
+@Suite("HTML reporter")
+struct HTMLReporterTests {
+    /// The text between the first `open` after `from` and the next `close`.
+    static func between(_ text: String, _ open: String, _ close: String, from: String.Index? = nil) -> Substring? {
+        guard let start = text.range(of: open, range: (from ?? text.startIndex)..<text.endIndex),
+              let end = text.range(of: close, range: start.upperBound..<text.endIndex) else { return nil }
+        return text[start.upperBound..<end.lowerBound]
+    }
+
+    /// The page with the JSON data island removed (where data is escaped differently).
+    static func markup(_ page: String) -> String {
+        guard let start = page.range(of: "<script type=\"application/json\" id=\"report-data\">"),
+              let end = page.range(of: "</script>", range: start.upperBound..<page.endIndex) else { return page }
+        return String(page[..<start.lowerBound]) + String(page[end.upperBound...])
+    }
+
+    @Test("the CSP hashes are those of the exact inline script and style bytes", arguments: Fixture.all)
+    func cspHashes(_ fixture: Fixture) throws {
+        let page = HTMLReporter().render(fixture.report)
+        let style = try #require(Self.between(page, "<style>", "</style>"))
+        let island = try #require(page.range(of: "id=\"report-data\">"))
+        let script = try #require(Self.between(page, "<script>", "</script>", from: island.upperBound))
+        let csp = try #require(Self.between(page, "http-equiv=\"Content-Security-Policy\" content=\"", "\""))
+        #expect(csp == "default-src 'none'; script-src 'sha256-\(SHA256.base64(String(script)))'; "
+                + "style-src 'sha256-\(SHA256.base64(String(style)))'; img-src data:; base-uri 'none'; form-action 'none'")
+        #expect(!csp.contains("frame-ancestors") && !csp.contains("report-uri") && !csp.contains("sandbox"))
+        // Exactly one style element and two script elements (the data island and the code).
+        #expect(page.components(separatedBy: "<style").count == 2)
+        #expect(page.components(separatedBy: "<script").count == 3)
+    }
+
+    /// Every tag in the markup. Data never contains a raw `<` (it is escaped), so these are
+    /// exactly the elements the reporter wrote.
+    static func tags(_ markup: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: "<[^>]*>")  // a constant pattern
+        let ns = markup as NSString
+        return regex.matches(in: markup, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range) }
+    }
+
+    @Test("no external resource, inline style, event handler or data-derived URL", arguments: Fixture.all)
+    func selfContained(_ fixture: Fixture) {
+        let tags = Self.tags(Self.markup(HTMLReporter().render(fixture.report)))
+        for tag in tags {
+            // The only URL in any tag is the SVG namespace, a name that is never fetched.
+            #expect(!tag.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("://"), "\(tag)")
+            #expect(tag.range(of: #"\s(style|src|srcset|action|formaction|background|on[a-z]+)="#,
+                              options: [.regularExpression, .caseInsensitive]) == nil, "\(fixture.name): \(tag.prefix(80))")
+            if let href = tag.range(of: "href=\"") {
+                #expect(tag[href.upperBound...].hasPrefix("#"), "\(fixture.name): link \(tag.prefix(80))")
+            }
+        }
+        let names = Set(tags.compactMap { $0.dropFirst().split(whereSeparator: { " />".contains($0) }).first.map(String.init) })
+        #expect(names.isSubset(of: ["!DOCTYPE", "html", "head", "meta", "title", "style", "body", "header", "h1", "small", "p", "ul",
+                                    "li", "main", "section", "h2", "h3", "dl", "div", "dt", "dd", "table", "thead", "tbody",
+                                    "tr", "th", "td", "span", "svg", "line", "a", "text", "rect", "details", "summary", "code",
+                                    "input", "label", "button", "footer", "script"]), "\(names.sorted())")
+    }
+
+    @Test("hostile values are escaped in the markup")
+    func hostileMarkup() {
+        let markup = Self.markup(HTMLReporter().render(Fixture.xss.report))
+        for value in Fixture.XSS.all where value.contains("<") || value.contains("\"") {
+            #expect(!markup.contains(value), "raw \(String(reflecting: value))")
+        }
+        #expect(!markup.contains("<img") && !markup.contains("<base") && !markup.contains("<svg onload"))
+        #expect(Self.tags(markup).filter { $0.hasPrefix("<meta") }.count == 5, "only our own five meta elements")
+        #expect(markup.contains("&lt;script&gt;document.documentElement.setAttribute(&#39;data-&#39;+&#39;pwned&#39;,"))
+        #expect(markup.contains(#"a\u{2028}b\u{2029}c"#), "separators made visible")
+        #expect(!markup.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{1}" })
+    }
+
+    @Test("the data island is the JSON report with < > & U+2028 U+2029 escaped", arguments: Fixture.all)
+    func dataIsland(_ fixture: Fixture) throws {
+        let page = HTMLReporter().render(fixture.report)
+        let island = try #require(Self.between(page, "<script type=\"application/json\" id=\"report-data\">", "</script>"))
+        #expect(!island.contains("<") && !island.contains(">") && !island.contains("&"))
+        #expect(!island.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
+        #expect(!island.contains("\n"), "one line")
+        let parsed = try JSONSerialization.jsonObject(with: Data(island.utf8)) as? NSDictionary
+        let report = try JSONSerialization.jsonObject(with: Data(JSONReporter().render(fixture.report).utf8)) as? NSDictionary
+        #expect(parsed != nil && parsed == report)
+    }
+
+    @Test("the banner says why the run passed or failed")
+    func explanation() {
+        let tolerated = HTMLReporter().render(Fixture.tolerated.report)
+        #expect(tolerated.contains("<h1>PASSED<small>exit 0</small></h1>"))
+        #expect(tolerated.contains("<li>2 rules tolerated within their thresholds</li>"))
+        #expect(tolerated.contains("<li>1 warning and 1 info rules violated, below --fail-on error</li>"))
+        let failing = HTMLReporter().render(Fixture.failing.report)
+        #expect(failing.contains("<h1>FAILED<small>exit 1</small></h1>"))
+        #expect(failing.contains("3 rules violated at severity error (--fail-on error)"))
+        let xss = HTMLReporter().render(Fixture.xss.report)
+        #expect(xss.contains("<h1>INCOMPLETE<small>exit 65</small></h1>"))
+    }
+
+    @Test("every violated rule has a chart bar, a rules-table row and a samples section", arguments: Fixture.all)
+    func structure(_ fixture: Fixture) {
+        let page = HTMLReporter().render(fixture.report)
+        let violated = fixture.report.rules.filter { $0.violations > 0 }
+        #expect(page.components(separatedBy: "<rect class=\"bar-").count - 1 == min(violated.count, HTMLReporter.Page.maxBars))
+        #expect(page.components(separatedBy: "<details class=\"rule ").count - 1 >= violated.count)
+        #expect(page.components(separatedBy: "data-record=\"").count - 1 == fixture.report.records.count)
+        #expect(page.contains("@media print"))
+    }
+}

@@ -1,0 +1,69 @@
+import Auditor
+import Foundation
+@testable import Reports
+import Testing
+
+/// `rules/messages/*.yml`, the catalogs that ship with auditor.
+@Suite("Message catalogs")
+struct MessageCatalogTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("rules/messages")
+
+    static func load(_ locale: String) throws -> MessageCatalog {
+        try MessageCatalog.load(path: folder.appendingPathComponent("\(locale).yml").path)
+    }
+
+    /// Every key a complete catalog has: each constraint kind, `<kind>.date` where dates differ.
+    static func kindKeys() -> [(key: String, kind: ConstraintKind, type: ValueType)] {
+        ConstraintKind.allCases.flatMap { kind -> [(key: String, kind: ConstraintKind, type: ValueType)] in
+            var keys = [(key: kind.rawValue, kind: kind, type: ValueType.string)]
+            if RuleCompiler.defaultMessage(kind, .date) != RuleCompiler.defaultMessage(kind, .integer) {
+                keys = [(kind.rawValue, kind, .integer), ("\(kind.rawValue).date", kind, .date)]
+            }
+            return keys
+        }
+    }
+
+    /// The structural rules of the readers, with their built-in messages (Readers is not a
+    /// dependency of this target; the end-to-end `--locale en` run checks these against the reader).
+    static let structural = [
+        "csv.row.ragged": "Record has {fields} fields; the header has {expected}.",
+        "csv.encoding": "Record contains bytes that are not valid UTF-8 at column {column}.",
+    ]
+
+    @Test("en.yml is identical to every built-in template")
+    func englishMatchesBuiltIn() throws {
+        let en = try Self.load("en")
+        #expect(en.locale == "en")
+        for (key, kind, type) in Self.kindKeys() {
+            #expect(en.byKind[key] == RuleCompiler.defaultMessage(kind, type), "\(key)")
+            for t in ValueType.allCases {
+                #expect(en.kindMessage(kind.rawValue, t) == RuleCompiler.defaultMessage(kind, t), "\(kind.rawValue) on \(t)")
+            }
+        }
+        #expect(Set(en.byKind.keys) == Set(Self.kindKeys().map(\.key)))
+        #expect(en.byRule == Self.structural)
+    }
+
+    @Test("fr.yml is complete: the same keys and placeholders as en.yml, translated")
+    func frenchIsComplete() throws {
+        let en = try Self.load("en"), fr = try Self.load("fr")
+        #expect(fr.locale == "fr")
+        #expect(Set(fr.byKind.keys) == Set(en.byKind.keys))
+        #expect(Set(fr.byRule.keys) == Set(en.byRule.keys))
+        for (key, english) in en.byKind.merging(en.byRule, uniquingKeysWith: { a, _ in a }) {
+            let french = try #require(fr.byKind[key] ?? fr.byRule[key], "\(key)")
+            // The same parameters; `{type}` may replace `{typeName}`, whose text is English.
+            let fp = Set(try MessageTemplate(french).placeholders), ep = Set(try MessageTemplate(english).placeholders)
+            #expect(fp.isSubset(of: ep.union(["type"])) && ep.subtracting(["typeName"]).isSubset(of: fp), "\(key)")
+            #expect(french != english, "\(key) is not translated")
+        }
+    }
+
+    @Test("every shipped catalog loads")
+    func allLoad() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yml") }
+        #expect(Set(names).isSuperset(of: ["en.yml", "fr.yml"]))
+        for name in names { _ = try MessageCatalog.load(path: Self.folder.appendingPathComponent(name).path) }
+    }
+}
