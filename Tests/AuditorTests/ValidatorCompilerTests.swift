@@ -81,7 +81,7 @@ func compileTree(_ yaml: String, type: ValueType? = nil, context: String = "cons
         #expect(ConstraintTreeCompiler().compile(attribute: "name", type: .string, mapping: plain, into: &d) == nil)
         let one = try YAMLLoader.load("3", file: "rules.yml")
         let max = try #require(ConstraintTreeCompiler().compile(key: "maxCount", value: one, into: &d))
-        #expect(max.validate([1, 2, 3, 4]).map(\.code) == [1590])
+        #expect(max.validate([1, 2, 3, 4]).map(\.description) == ["[1590 maxCount] value must have 3 or fewer items; got 4."])
         #expect(d.isEmpty)
     }
 

@@ -53,7 +53,7 @@ import Testing
         let v = CollectionValidator(minCount: 1, maxCount: 3, each: AllOf([TypeValidator(.string), StringValidator(maxLength: 3)]),
                                     uniqueItems: true)
         #expect(v.validate(["a", "b"]).isEmpty)
-        #expect(v.validate([]).map(\.description) == ["[1580 minCount] value must have at least 1 items; got 0."])
+        #expect(v.validate([]).map(\.description) == ["[1580 minCount] value must have 1 or more items; got 0."])
         let found = v.validate(["abcd", "a", .null, "a", "b"])
         // AllOf reports each validator: both say that null is not text.
         #expect(found.map(\.kind) == ["maxCount", "maxLength", "type", "type", "uniqueItems"])
