@@ -15,6 +15,8 @@
 /// ```
 public struct BlockValidator: Validator {
     private let body: @Sendable (Value) -> [Violation]
+    /// The Bool form's test, answering ``isValid(_:)`` without building a violation.
+    private let test: (@Sendable (Value) -> Bool)?
     private let phrase: String
 
     /// A validator whose closure returns the violations itself (build them with
@@ -25,6 +27,7 @@ public struct BlockValidator: Validator {
     ///   - body: The check; returns every violation, empty when the value is valid.
     public init(summary: String = "satisfy a custom constraint", _ body: @escaping @Sendable (Value) -> [Violation]) {
         self.body = body
+        self.test = nil
         self.phrase = summary
     }
 
@@ -44,10 +47,13 @@ public struct BlockValidator: Validator {
         self.body = { value in
             test(value) ? [] : [maker.make(kind, code, ValidatorMessages.block, value)]
         }
+        self.test = test
         self.phrase = summary
     }
 
     public func validate(_ value: Value) -> [Violation] { body(value) }
+
+    public func isValid(_ value: Value) -> Bool { test?(value) ?? body(value).isEmpty }
 
     public var summary: String { phrase }
 }

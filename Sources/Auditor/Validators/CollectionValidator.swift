@@ -28,39 +28,56 @@ public struct CollectionValidator: Validator {
         self.code = code
     }
 
-    public func validate(_ value: Value) -> [Violation] {
+    /// A violation of this validator; the parameters are built only for failures.
+    private func make(_ kind: String, _ defaultCode: Int, _ template: MessageTemplate, _ value: Value,
+                      _ extra: [String: String] = [:]) -> Violation {
         var params = ["type": "list", "typeName": "a list"]
         if let minCount { params["minCount"] = String(minCount) }
         if let maxCount { params["maxCount"] = String(maxCount) }
-        let maker = ViolationMaker(message: message, code: code, parameters: params)
+        return ViolationMaker(message: message, code: code, parameters: params).make(kind, defaultCode, template, value, extra)
+    }
+
+    public func validate(_ value: Value) -> [Violation] {
         guard case .list(let items) = value else {
-            return [maker.make("type", ValidationCode.type, ValidatorMessages.type, value)]
+            return [make("type", ValidationCode.type, ValidatorMessages.type, value)]
         }
         var out = [Violation]()
-        let count = ["count": String(items.count)]
         if let minCount, items.count < minCount {
-            out.append(maker.make("minCount", ValidationCode.minCount, ValidatorMessages.minCount, value, count))
+            out.append(make("minCount", ValidationCode.minCount, ValidatorMessages.minCount, value,
+                            ["count": String(items.count)]))
         }
         if let maxCount, items.count > maxCount {
-            out.append(maker.make("maxCount", ValidationCode.maxCount, ValidatorMessages.maxCount, value, count))
+            out.append(make("maxCount", ValidationCode.maxCount, ValidatorMessages.maxCount, value,
+                            ["count": String(items.count)]))
         }
         var firstIndex = [Value: Int]()
+        if uniqueItems { firstIndex.reserveCapacity(items.count) }
         for (i, item) in items.enumerated() {
-            let segment = "[\(i)]"
             if let each {
-                out += each.validate(item).map { $0.nested(under: segment) }
+                let found = each.validate(item)
+                if !found.isEmpty { out += found.map { $0.nested(under: "[\(i)]") } }
             }
             if uniqueItems {
                 let key = item.itemKey
                 if let first = firstIndex[key] {
-                    out.append(maker.make("uniqueItems", ValidationCode.uniqueItems, ValidatorMessages.uniqueItems, item,
-                                          ["first": String(first)]).nested(under: segment))
+                    out.append(make("uniqueItems", ValidationCode.uniqueItems, ValidatorMessages.uniqueItems, item,
+                                    ["first": String(first)]).nested(under: "[\(i)]"))
                 } else {
                     firstIndex[key] = i
                 }
             }
         }
         return out
+    }
+
+    public func isValid(_ value: Value) -> Bool {
+        guard case .list(let items) = value else { return false }
+        if let minCount, items.count < minCount { return false }
+        if let maxCount, items.count > maxCount { return false }
+        if let each, !items.allSatisfy({ each.isValid($0) }) { return false }
+        guard uniqueItems, items.count > 1 else { return true }
+        var seen = Set<Value>(minimumCapacity: items.count)
+        return items.allSatisfy { seen.insert($0.itemKey).inserted }
     }
 
     public var summary: String {
@@ -102,31 +119,46 @@ public struct KeyedCollectionValidator: Validator {
         self.code = code
     }
 
-    public func validate(_ value: Value) -> [Violation] {
+    /// A violation of this validator; the parameters are built only for failures.
+    private func make(_ kind: String, _ defaultCode: Int, _ template: MessageTemplate, _ value: Value,
+                      _ extra: [String: String] = [:]) -> Violation {
         var params = ["type": "map", "typeName": "a map"]
         if !requiredKeys.isEmpty { params["requiredKeys"] = requiredKeys.joined(separator: ", ") }
         if let allowedKeys { params["allowedKeys"] = allowedKeys.joined(separator: ", ") }
-        let maker = ViolationMaker(message: message, code: code, parameters: params)
+        return ViolationMaker(message: message, code: code, parameters: params).make(kind, defaultCode, template, value, extra)
+    }
+
+    public func validate(_ value: Value) -> [Violation] {
         guard case .map(let map) = value else {
-            return [maker.make("type", ValidationCode.type, ValidatorMessages.type, value)]
+            return [make("type", ValidationCode.type, ValidatorMessages.type, value)]
         }
         var out = [Violation]()
         for key in requiredKeys where map[key] == nil {
-            out.append(maker.make("requiredKeys", ValidationCode.required, ValidatorMessages.required, .null,
+            out.append(make("requiredKeys", ValidationCode.required, ValidatorMessages.required, .null,
                                   ["key": key]).nested(under: "." + key))
         }
         var reported = Set<String>()
         for entry in map.entries {
-            let segment = "." + entry.key
             if let allowedKeys, !allowedKeys.contains(entry.key), reported.insert(entry.key).inserted {
-                out.append(maker.make("allowedKeys", ValidationCode.unknownKey, ValidatorMessages.unknownKey,
-                                      entry.value, ["key": entry.key]).nested(under: segment))
+                out.append(make("allowedKeys", ValidationCode.unknownKey, ValidatorMessages.unknownKey,
+                                entry.value, ["key": entry.key]).nested(under: "." + entry.key))
             }
             if let v = keys[entry.key] {
-                out += v.validate(entry.value).map { $0.nested(under: segment) }
+                let found = v.validate(entry.value)
+                if !found.isEmpty { out += found.map { $0.nested(under: "." + entry.key) } }
             }
         }
         return out
+    }
+
+    public func isValid(_ value: Value) -> Bool {
+        guard case .map(let map) = value else { return false }
+        for key in requiredKeys where map[key] == nil { return false }
+        for entry in map.entries {
+            if let allowedKeys, !allowedKeys.contains(entry.key) { return false }
+            if let v = keys[entry.key], !v.isValid(entry.value) { return false }
+        }
+        return true
     }
 
     public var summary: String {

@@ -11,6 +11,8 @@ public struct AllOf: Validator {
         validators.flatMap { $0.validate(value) }
     }
 
+    public func isValid(_ value: Value) -> Bool { validators.allSatisfy { $0.isValid(value) } }
+
     public var summary: String {
         validators.isEmpty ? "be anything" : validators.map(\.summary).joined(separator: " and ")
     }
@@ -40,6 +42,8 @@ public struct AnyOf: Validator {
         return [ViolationMaker(message: message, code: code, parameters: [:])
             .make("anyOf", ValidationCode.anyOf, ValidatorMessages.anyOf, value, causes: causes)]
     }
+
+    public func isValid(_ value: Value) -> Bool { validators.contains { $0.isValid(value) } }
 
     public var summary: String {
         "satisfy at least one of: " + validators.map(\.summary).joined(separator: "; ")
@@ -76,6 +80,15 @@ public struct OneOf: Validator {
                            ["matched": Alternatives.list(passed)])]
     }
 
+    public func isValid(_ value: Value) -> Bool {
+        var passed = 0
+        for v in validators where v.isValid(value) {
+            passed += 1
+            if passed > 1 { return false }
+        }
+        return passed == 1
+    }
+
     public var summary: String {
         "satisfy exactly one of: " + validators.map(\.summary).joined(separator: "; ")
     }
@@ -99,6 +112,8 @@ public struct Not: Validator {
         return [ViolationMaker(message: message, code: code, parameters: ["summary": validator.summary])
             .make("not", ValidationCode.not, ValidatorMessages.not, value)]
     }
+
+    public func isValid(_ value: Value) -> Bool { !validator.isValid(value) }
 
     public var summary: String { "not \(validator.summary)" }
 }

@@ -59,27 +59,42 @@ public struct NumberValidator: Validator {
         return p
     }
 
+    /// A violation of this validator; the parameters are built only for failures.
+    private func make(_ kind: String, _ defaultCode: Int, _ template: MessageTemplate, _ value: Value,
+                      _ extra: [String: String] = [:]) -> Violation {
+        ViolationMaker(message: message, code: code, parameters: parameters).make(kind, defaultCode, template, value, extra)
+    }
+
     public func validate(_ value: Value) -> [Violation] {
-        let maker = ViolationMaker(message: message, code: code, parameters: parameters)
         guard let n = value.number, !n.isNaN else {
-            return [maker.make("type", ValidationCode.type, ValidatorMessages.type, value)]
+            return [make("type", ValidationCode.type, ValidatorMessages.type, value)]
         }
         var out = [Violation]()
-        if let min, n < min { out.append(maker.make("min", ValidationCode.tooSmall, ValidatorMessages.min, value)) }
+        if let min, n < min { out.append(make("min", ValidationCode.tooSmall, ValidatorMessages.min, value)) }
         if let exclusiveMin, n <= exclusiveMin {
-            out.append(maker.make("exclusiveMin", ValidationCode.tooSmall, ValidatorMessages.exclusiveMin, value))
+            out.append(make("exclusiveMin", ValidationCode.tooSmall, ValidatorMessages.exclusiveMin, value))
         }
-        if let max, n > max { out.append(maker.make("max", ValidationCode.tooLarge, ValidatorMessages.max, value)) }
+        if let max, n > max { out.append(make("max", ValidationCode.tooLarge, ValidatorMessages.max, value)) }
         if let exclusiveMax, n >= exclusiveMax {
-            out.append(maker.make("exclusiveMax", ValidationCode.tooLarge, ValidatorMessages.exclusiveMax, value))
+            out.append(make("exclusiveMax", ValidationCode.tooLarge, ValidatorMessages.exclusiveMax, value))
         }
         if integral, n != n.rounded() {
-            out.append(maker.make("integral", ValidationCode.integral, ValidatorMessages.integral, value))
+            out.append(make("integral", ValidationCode.integral, ValidatorMessages.integral, value))
         }
         if let allowedValues, !allowedValues.contains(n) {
-            out.append(maker.make("enum", ValidationCode.enum, ValidatorMessages.enum, value))
+            out.append(make("enum", ValidationCode.enum, ValidatorMessages.enum, value))
         }
         return out
+    }
+
+    public func isValid(_ value: Value) -> Bool {
+        guard let n = value.number, !n.isNaN else { return false }
+        if let min, n < min { return false }
+        if let exclusiveMin, n <= exclusiveMin { return false }
+        if let max, n > max { return false }
+        if let exclusiveMax, n >= exclusiveMax { return false }
+        if integral, n != n.rounded() { return false }
+        return allowedValues?.contains(n) ?? true
     }
 
     public var summary: String {

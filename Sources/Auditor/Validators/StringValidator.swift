@@ -49,29 +49,46 @@ public struct StringValidator: Validator {
         return p
     }
 
+    /// A violation of this validator; the parameters are built only for failures.
+    private func make(_ kind: String, _ defaultCode: Int, _ template: MessageTemplate, _ value: Value,
+                      _ extra: [String: String] = [:]) -> Violation {
+        ViolationMaker(message: message, code: code, parameters: parameters).make(kind, defaultCode, template, value, extra)
+    }
+
     public func validate(_ value: Value) -> [Violation] {
-        let maker = ViolationMaker(message: message, code: code, parameters: parameters)
         guard case .string(let text)? = value.converted(to: .string) else {
-            return [maker.make("type", ValidationCode.type, ValidatorMessages.type, value)]
+            return [make("type", ValidationCode.type, ValidatorMessages.type, value)]
         }
         var out = [Violation]()
         if minLength != nil || maxLength != nil {
             let length = text.unicodeScalars.count
-            let extra = ["length": String(length)]
             if let minLength, length < minLength {
-                out.append(maker.make("minLength", ValidationCode.tooShort, ValidatorMessages.minLength, value, extra))
+                out.append(make("minLength", ValidationCode.tooShort, ValidatorMessages.minLength, value,
+                                ["length": String(length)]))
             }
             if let maxLength, length > maxLength {
-                out.append(maker.make("maxLength", ValidationCode.tooLong, ValidatorMessages.maxLength, value, extra))
+                out.append(make("maxLength", ValidationCode.tooLong, ValidatorMessages.maxLength, value,
+                                ["length": String(length)]))
             }
         }
         if let pattern, !pattern.matches(text) {
-            out.append(maker.make("pattern", ValidationCode.pattern, ValidatorMessages.pattern, value))
+            out.append(make("pattern", ValidationCode.pattern, ValidatorMessages.pattern, value))
         }
         if let allowedValues, !allowedValues.contains(text) {
-            out.append(maker.make("enum", ValidationCode.enum, ValidatorMessages.enum, value))
+            out.append(make("enum", ValidationCode.enum, ValidatorMessages.enum, value))
         }
         return out
+    }
+
+    public func isValid(_ value: Value) -> Bool {
+        guard case .string(let text)? = value.converted(to: .string) else { return false }
+        if minLength != nil || maxLength != nil {
+            let length = text.unicodeScalars.count
+            if let minLength, length < minLength { return false }
+            if let maxLength, length > maxLength { return false }
+        }
+        if let pattern, !pattern.matches(text) { return false }
+        return allowedValues?.contains(text) ?? true
     }
 
     public var summary: String {

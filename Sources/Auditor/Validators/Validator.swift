@@ -16,6 +16,11 @@ public protocol Validator: Sendable {
     ///   A validator never stops at the first failure.
     func validate(_ value: Value) -> [Violation]
 
+    /// Whether the value passes: the same answer as `validate(value).isEmpty`, without
+    /// building messages (the engine counts with it and renders only the samples it keeps).
+    /// The default calls ``validate(_:)``; built-in validators answer directly.
+    func isValid(_ value: Value) -> Bool
+
     /// What the validator requires, as a verb phrase that follows "must": `be at least 0`,
     /// `match the pattern [0-9]+`. ``Not`` quotes it. The default is `satisfy a custom constraint`.
     var summary: String { get }
@@ -24,7 +29,6 @@ public protocol Validator: Sendable {
 extension Validator {
     public var summary: String { "satisfy a custom constraint" }
 
-    /// Whether the value passes (no violations).
     public func isValid(_ value: Value) -> Bool { validate(value).isEmpty }
 
     /// This validator, but `.null` passes (TWTValidation's `allowsNull`).

@@ -25,6 +25,8 @@ public struct TypeValidator: Validator {
         return [maker.make("type", RuleCompiler.defaultCode(.type, type), ValidatorMessages.type, value)]
     }
 
+    public func isValid(_ value: Value) -> Bool { value.converted(to: type) != nil }
+
     public var summary: String { "be \(type.phrase)" }
 }
 
@@ -56,6 +58,8 @@ public struct RequiredValidator: Validator {
         return []
     }
 
+    public func isValid(_ value: Value) -> Bool { !value.isNull && (allowsEmpty || !value.isEmpty) }
+
     public var summary: String { allowsEmpty ? "be present" : "be present and not empty" }
 }
 
@@ -76,6 +80,8 @@ public struct NullValidator: Validator {
         return [ViolationMaker(message: message, code: code, parameters: [:])
             .make("null", ValidationCode.null, ValidatorMessages.null, value)]
     }
+
+    public func isValid(_ value: Value) -> Bool { value.isNull }
 
     public var summary: String { "be null" }
 }
@@ -98,6 +104,8 @@ public struct NotNull: Validator {
             .make("notNull", ValidationCode.required, ValidatorMessages.notNull, value)]
     }
 
+    public func isValid(_ value: Value) -> Bool { !value.isNull }
+
     public var summary: String { "not be null" }
 }
 
@@ -115,6 +123,8 @@ public struct NullableValidator: Validator {
     public func validate(_ value: Value) -> [Violation] {
         value.isNull ? [] : wrapped.validate(value)
     }
+
+    public func isValid(_ value: Value) -> Bool { value.isNull || wrapped.isValid(value) }
 
     public var summary: String { "be null or \(wrapped.summary)" }
 }
@@ -139,6 +149,8 @@ public struct TypedValidator: Validator {
         let found = type.validate(value)
         return found.isEmpty ? then.validate(value) : found
     }
+
+    public func isValid(_ value: Value) -> Bool { type.isValid(value) && then.isValid(value) }
 
     public var summary: String { "\(type.summary) and \(then.summary)" }
 }
