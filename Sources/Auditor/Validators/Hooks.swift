@@ -1,0 +1,101 @@
+/// A Swift validator on one attribute of an entity: Core Data's `validate<Key>:error:`.
+///
+/// The engine reads the attribute through a ``RecordView`` (typed when it parses) and passes
+/// it to ``validator``; each violation becomes a finding of rule ``id``, its message named
+/// after the attribute (`phones[2] must match...`). Missing values are skipped (as by YAML
+/// constraints) unless ``includesMissing``.
+///
+/// Runs in parallel on chunks: the validator must be pure (see ``Validator``).
+public struct AttributeValidator: Sendable {
+    /// The rule id in reports; unique among the entity's rules, YAML ones included.
+    public var id: String
+    public var attribute: String
+    public var validator: any Validator
+    public var severity: Severity
+    /// When set, every violation gets this code; otherwise each keeps its own. The rule's
+    /// code in reports is this, or 1550 (NSManagedObjectValidationError).
+    public var code: Int?
+    /// Whether a missing value (`.null`) is validated too (`RequiredValidator` needs it).
+    public var includesMissing: Bool
+
+    public init(id: String, attribute: String, severity: Severity = .error, code: Int? = nil,
+                includesMissing: Bool = false, _ validator: any Validator) {
+        self.id = id
+        self.attribute = attribute
+        self.validator = validator
+        self.severity = severity
+        self.code = code
+        self.includesMissing = includesMissing
+    }
+
+    /// The rule's code in reports.
+    public var ruleCode: Int { code ?? ValidationCode.generic }
+
+    /// Validates the attribute of one record.
+    /// - Returns: The violations, named after the attribute.
+    public func validate(_ record: RecordView) -> [Violation] {
+        let value = record[attribute]
+        if value.isNull, !includesMissing { return [] }
+        return validator.validate(value).map {
+            var v = $0.named(attribute)
+            if let code { v.code = code }
+            return v
+        }
+    }
+}
+
+/// A Swift rule over a whole record: Core Data's `validateForInsert`/`validateForUpdate`,
+/// the hook for "12 is a valid age and true a valid licence flag, but together they are invalid".
+///
+/// ```swift
+/// RecordValidator(id: "person.licence_age", attributes: ["age", "has_licence"], code: 1550,
+///                 message: "{name} is {age} and too young to hold a driving licence.") { r in
+///     guard r.boolean("has_licence") == true, let age = r.integer("age") else { return true }
+///     return age >= 16
+/// }
+/// ```
+///
+/// Runs in parallel on chunks: the closure must be `@Sendable` and pure (capture constants
+/// only; no shared state, no I/O), and read only the ``attributes`` it declares.
+public struct RecordValidator: Sendable {
+    /// The rule id in reports; unique among the entity's rules, YAML ones included.
+    public var id: String
+    /// The rule's code in reports; violations built by the ``init(id:attributes:code:severity:message:summary:test:)``
+    /// form carry it.
+    public var code: Int
+    public var severity: Severity
+    /// The attributes the rule reads: checked against the input before the run, and shown
+    /// with their values in findings (`age=14, has_licence=true`).
+    public var attributes: [String]
+    /// What the rule requires, for reports (`age >= 16 when has_licence`).
+    public var summary: String
+    private let body: @Sendable (RecordView) -> [Violation]
+
+    /// A record rule whose closure returns the violations itself.
+    public init(id: String, attributes: [String], code: Int = ValidationCode.generic, severity: Severity = .error,
+                summary: String? = nil, _ body: @escaping @Sendable (RecordView) -> [Violation]) {
+        self.id = id
+        self.attributes = attributes
+        self.code = code
+        self.severity = severity
+        self.summary = summary ?? id
+        self.body = body
+    }
+
+    /// A record rule whose closure says whether the record is valid; a failure is one
+    /// violation (kind `record`) rendered from `message`, whose placeholders are the
+    /// attributes the rule reads (`{age}`, typed values in canonical form, `null` when
+    /// missing) and `{rule}`, `{code}`, `{values}` (`age=14, has_licence=true`).
+    public init(id: String, attributes: [String], code: Int = ValidationCode.generic, severity: Severity = .error,
+                message: MessageTemplate, summary: String? = nil, test: @escaping @Sendable (RecordView) -> Bool) {
+        self.init(id: id, attributes: attributes, code: code, severity: severity, summary: summary) { record in
+            guard !test(record) else { return [] }
+            var params = ["rule": id, "code": String(code), "values": record.describe(attributes)]
+            for a in attributes { params[a] = record[a].description }
+            return [Violation(kind: "record", code: code, template: message, parameters: params).named("record")]
+        }
+    }
+
+    /// Validates one record.
+    public func validate(_ record: RecordView) -> [Violation] { body(record) }
+}

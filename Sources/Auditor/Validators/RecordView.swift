@@ -1,0 +1,122 @@
+/// Where each attribute of an entity is in a chunk, and its declared type: built once per
+/// bound reader (names resolve to columns at bind time, never per record).
+public struct RecordLayout: Sendable {
+    public struct Field: Sendable, Equatable {
+        /// The column in the chunk.
+        public var column: Int
+        /// The declared type; values are read as it when they parse (see ``RecordView``).
+        public var type: ValueType?
+
+        public init(column: Int, type: ValueType? = nil) {
+            self.column = column
+            self.type = type
+        }
+    }
+
+    public let fields: [String: Field]
+
+    /// - Parameters:
+    ///   - columns: Attribute name → column index.
+    ///   - types: Attribute name → declared type (attributes not listed are read as they are).
+    public init(columns: [String: Int], types: [String: ValueType] = [:]) {
+        var fields = [String: Field]()
+        for (name, column) in columns { fields[name] = Field(column: column, type: types[name]) }
+        self.fields = fields
+    }
+
+    /// A layout of every field of a reader's schema (the first column wins for a repeated name).
+    public init(schema: Schema, types: [String: ValueType] = [:]) {
+        var columns = [String: Int]()
+        for (i, name) in schema.fields.enumerated() where columns[name] == nil { columns[name] = i }
+        self.init(columns: columns, types: types)
+    }
+
+    /// The attribute names, sorted.
+    public var names: [String] { fields.keys.sorted() }
+}
+
+/// One record of a chunk, read by attribute name: what a record hook
+/// (``RecordValidator``, Core Data's `validateForInsert`) sees.
+///
+/// `view["age"]` is the attribute's value read as its declared type when it parses
+/// (`.integer(14)` for the text `14` of an integer attribute), and the value as stored
+/// otherwise (`.string("14a")`), so that a hook can tell a wrong value from a missing one
+/// (`.null`) and skip both with `guard case .integer(let age) = view["age"]`. An attribute
+/// not in the layout reads as `.null`; declare what a hook reads in its `attributes` so the
+/// engine checks the names before the run.
+///
+/// A view holds the chunk (a copy-on-write value): building one per record costs a few
+/// reference counts, no copy.
+public struct RecordView: Sendable {
+    public let chunk: RecordChunk
+    /// The record's index within the chunk.
+    public let row: Int
+    public let layout: RecordLayout
+
+    public init(chunk: RecordChunk, row: Int, layout: RecordLayout) {
+        self.chunk = chunk
+        self.row = row
+        self.layout = layout
+    }
+
+    /// The record's ordinal within its source (0-based).
+    public var record: Int { chunk.firstRecord + row }
+
+    /// Where the record starts in its source (a line, a rowid), as the reader reports it.
+    public var location: Int64 { row < chunk.locations.count ? chunk.locations[row] : 0 }
+
+    /// The attribute's value, typed when its declared type parses it (see the type's docs).
+    public subscript(_ name: String) -> Value {
+        let value = raw(name)
+        guard let type = layout.fields[name]?.type else { return value }
+        return value.converted(to: type) ?? value
+    }
+
+    /// The attribute's value as stored (text stays `.string`), `.null` when missing or unknown.
+    public func raw(_ name: String) -> Value {
+        guard let field = layout.fields[name], field.column >= 0, field.column < chunk.columns.count,
+              row < chunk.columns[field.column].count else { return .null }
+        return Value(cell: chunk.columns[field.column][row], in: chunk)
+    }
+
+    /// The attribute read as `type`, or `nil` when missing or not of the type.
+    public func value(_ name: String, as type: ValueType) -> Value? {
+        raw(name).converted(to: type)
+    }
+
+    /// The attribute as an integer, or `nil`.
+    public func integer(_ name: String) -> Int64? {
+        if case .integer(let v)? = value(name, as: .integer) { return v }
+        return nil
+    }
+
+    /// The attribute as a number (integer or decimal), or `nil`.
+    public func decimal(_ name: String) -> Double? {
+        if case .decimal(let v)? = value(name, as: .decimal) { return v }
+        return nil
+    }
+
+    /// The attribute as a boolean, or `nil`.
+    public func boolean(_ name: String) -> Bool? {
+        if case .boolean(let v)? = value(name, as: .boolean) { return v }
+        return nil
+    }
+
+    /// The attribute as a date (days since 1970-01-01), or `nil`.
+    public func date(_ name: String) -> Int? {
+        if case .date(let v)? = value(name, as: .date) { return v }
+        return nil
+    }
+
+    /// The attribute as text (typed values in canonical form), or `nil` when missing.
+    public func string(_ name: String) -> String? {
+        if case .string(let v)? = value(name, as: .string) { return v }
+        return nil
+    }
+
+    /// `age=14, has_licence=true` for the named attributes, missing ones as `null`: what a
+    /// finding of a record rule shows so that it is readable without a lookup.
+    public func describe(_ names: [String]) -> String {
+        names.map { "\($0)=\(self[$0])" }.joined(separator: ", ")
+    }
+}

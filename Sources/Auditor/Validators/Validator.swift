@@ -1,0 +1,153 @@
+/// Checks a value and reports every way it fails.
+///
+/// Validators are immutable values, built once and shared: the engine runs them on chunks
+/// in parallel, so an implementation must be pure — the same value always gives the same
+/// violations, in the same order — and must not touch shared mutable state (the `Sendable`
+/// requirement enforces the second for stored properties; the first is a promise).
+///
+/// Validators compose: ``AllOf``, ``AnyOf``, ``OneOf`` and ``Not`` combine validators of the
+/// same value; ``CollectionValidator`` and ``KeyedCollectionValidator`` apply validators to
+/// the elements of lists and the entries of maps and move their violations to the element's
+/// path (`[2]`, `.city`).
+public protocol Validator: Sendable {
+    /// Checks a value.
+    /// - Parameter value: The value to check.
+    /// - Returns: Every violation, in a deterministic order; empty when the value is valid.
+    ///   A validator never stops at the first failure.
+    func validate(_ value: Value) -> [Violation]
+
+    /// Whether the value passes: the same answer as `validate(value).isEmpty`, without
+    /// building messages (the engine counts with it and renders only the samples it keeps).
+    /// The default calls ``validate(_:)``; built-in validators answer directly.
+    func isValid(_ value: Value) -> Bool
+
+    /// What the validator requires, as a verb phrase that follows "must": `be at least 0`,
+    /// `match the pattern [0-9]+`. ``Not`` quotes it. The default is `satisfy a custom constraint`.
+    var summary: String { get }
+}
+
+extension Validator {
+    public var summary: String { "satisfy a custom constraint" }
+
+    public func isValid(_ value: Value) -> Bool { validate(value).isEmpty }
+
+    /// This validator, but `.null` passes (TWTValidation's `allowsNull`).
+    public func allowingNull() -> NullableValidator { NullableValidator(self) }
+}
+
+/// The codes of validator violations: Core Data's validation codes where one fits
+/// (NSValidation…Error), ours (2xxx) otherwise. The rule compiler's `defaultCode` uses the
+/// same numbers for the same constraints.
+public enum ValidationCode {
+    /// NSManagedObjectValidationError: a generic failure (block and record validators).
+    public static let generic = 1550
+    /// NSValidationMissingMandatoryPropertyError: required, `requiredKeys`, `NotNull`.
+    public static let required = 1570
+    /// NSValidationRelationshipLacksMinimumCountError: `minCount`.
+    public static let minCount = 1580
+    /// NSValidationRelationshipExceedsMaximumCountError: `maxCount`.
+    public static let maxCount = 1590
+    /// NSValidationNumberTooLargeError: `max`, `exclusiveMax`.
+    public static let tooLarge = 1610
+    /// NSValidationNumberTooSmallError: `min`, `exclusiveMin`.
+    public static let tooSmall = 1620
+    /// NSValidationStringTooLongError: `maxLength`.
+    public static let tooLong = 1660
+    /// NSValidationStringTooShortError: `minLength`.
+    public static let tooShort = 1670
+    /// NSValidationStringPatternMatchingError: `pattern`.
+    public static let pattern = 1680
+    /// Not of the expected type (not a number, not a list...).
+    public static let type = 2001
+    /// Not one of the allowed values.
+    public static let `enum` = 2002
+    /// Not a whole number.
+    public static let integral = 2003
+    /// Not null where null is required (``NullValidator``).
+    public static let null = 2004
+    /// A list repeats an item (`uniqueItems`).
+    public static let uniqueItems = 2005
+    /// A map has a key that is not allowed (`allowedKeys`).
+    public static let unknownKey = 2006
+    /// No alternative of `anyOf` holds.
+    public static let anyOf = 2010
+    /// Not exactly one alternative of `oneOf` holds.
+    public static let oneOf = 2011
+    /// The constraint under `not` holds.
+    public static let not = 2012
+}
+
+/// The default message templates of validators; the wording of constraints the rule compiler
+/// also knows is its own (``RuleCompiler/defaultMessage(_:_:)``).
+enum ValidatorMessages {
+    static let type = template(RuleCompiler.defaultMessage(.type, .string))
+    static let required = template(RuleCompiler.defaultMessage(.required, .string))
+    static let empty = template("{field} is required but empty.")
+    static let null = template("{field} must be null; got '{value}'.")
+    static let notNull = template("{field} must not be null.")
+    static let min = template(RuleCompiler.defaultMessage(.min, .decimal))
+    static let max = template(RuleCompiler.defaultMessage(.max, .decimal))
+    static let exclusiveMin = template(RuleCompiler.defaultMessage(.exclusiveMin, .decimal))
+    static let exclusiveMax = template(RuleCompiler.defaultMessage(.exclusiveMax, .decimal))
+    static let integral = template(RuleCompiler.defaultMessage(.integral, .decimal))
+    static let minLength = template(RuleCompiler.defaultMessage(.minLength, .string))
+    static let maxLength = template(RuleCompiler.defaultMessage(.maxLength, .string))
+    static let pattern = template(RuleCompiler.defaultMessage(.pattern, .string))
+    static let `enum` = template(RuleCompiler.defaultMessage(.enum, .string))
+    static let anyOf = template("{field} must satisfy at least one alternative: {alternatives}")
+    static let oneOfNone = template("{field} must satisfy exactly one alternative but satisfies none: {alternatives}")
+    static let oneOfMany = template("{field} must satisfy exactly one alternative but satisfies alternatives {matched}; got '{value}'.")
+    static let not = template("{field} must not {summary}; got '{value}'.")
+    static let minCount = template("{field} must have {minCount} or more items; got {count}.")
+    static let maxCount = template("{field} must have {maxCount} or fewer items; got {count}.")
+    static let uniqueItems = template("{field} must be unique in the list; '{value}' already appears at [{first}].")
+    static let unknownKey = template("{field} is not an allowed key; allowed keys: {allowedKeys}.")
+    static let block = template("{field} is invalid; got '{value}'.")
+
+    /// Parses a built-in template. The templates above are literals without stray braces;
+    /// should one ever be malformed, its text is shown as is rather than trapping.
+    static func template(_ text: String) -> MessageTemplate {
+        MessageTemplate(literal: text)
+    }
+}
+
+extension MessageTemplate: ExpressibleByStringLiteral {
+    /// A template from a literal: `message: "{field} must be even; got {value}."`.
+    /// A malformed literal (an unclosed `{`) is kept as plain text instead of failing; use
+    /// ``init(_:)`` to be told about the mistake.
+    public init(stringLiteral value: String) {
+        self.init(literal: value)
+    }
+
+    /// A template, or plain text when `text` is not a valid template.
+    init(literal text: String) {
+        if let t = try? MessageTemplate(text) {
+            self = t
+            return
+        }
+        var escaped = ""
+        for c in text {
+            escaped.append(c)
+            if c == "{" || c == "}" { escaped.append(c) }
+        }
+        // Every brace of `escaped` is doubled, and a doubled brace always parses.
+        self = try! MessageTemplate(escaped)
+    }
+}
+
+/// Builds a validator's violations: the default template and code unless the validator
+/// overrides them, the value and the constraint parameters in every violation.
+struct ViolationMaker {
+    var message: MessageTemplate?
+    var code: Int?
+    var parameters: [String: String]
+
+    func make(_ kind: String, _ defaultCode: Int, _ template: MessageTemplate, _ value: Value,
+              _ extra: [String: String] = [:], path: String = "", causes: [Violation] = []) -> Violation {
+        var p = parameters
+        p["value"] = value.description
+        for (k, v) in extra { p[k] = v }
+        return Violation(kind: kind, code: code ?? defaultCode, template: message ?? template, path: path,
+                         parameters: p, causes: causes)
+    }
+}

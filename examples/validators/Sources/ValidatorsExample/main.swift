@@ -1,0 +1,78 @@
+// Builds validators in code, validates a few values and a small in-memory record set,
+// and prints the violations. Run: swift run --package-path examples/validators
+import Auditor
+
+// MARK: - Validators on values
+
+let zip = StringValidator(pattern: try Pattern("[0-9]{5}"))
+let address = KeyedCollectionValidator(
+    keys: ["zip": AnyOf([zip, StringValidator(enum: ["n/a"])]),
+           "city": TypedValidator(.string, then: StringValidator(minLength: 2, maxLength: 40))],
+    requiredKeys: ["city"],
+    allowedKeys: ["city", "zip"])
+let phones = CollectionValidator(
+    minCount: 1, maxCount: 3,
+    each: AllOf([TypeValidator(.string), StringValidator(pattern: try Pattern("\\+?[0-9 ]{3,20}"))]),
+    uniqueItems: true)
+let age = NumberValidator(min: 0, max: 150, integral: true,
+                          message: "{field} must be a whole number from {min} to {max}; got {value}.")
+
+func show(_ title: String, _ violations: [Violation], as field: String) {
+    print("\(title): \(violations.isEmpty ? "valid" : "\(violations.count) violation(s)")")
+    for v in violations { print("  [\(v.code) \(v.kind)] \(v.named(field).message)") }
+}
+
+show("address", address.validate(.map(["city": "Oslo", "zip": "0150"])), as: "address")
+show("address", address.validate(.map(["zip": "n/a", "country": "NO"])), as: "address")
+show("phones", phones.validate(["+47 22 00 00 00", "call me", "+47 22 00 00 00"]), as: "phones")
+show("age", age.validate("12.5"), as: "age")
+show("age", age.validate(-3.5), as: "age")
+
+// MARK: - A constraint tree from YAML, as a rules file writes it
+
+let yaml = """
+    minCount: 1
+    each: { type: string, maxLength: 8 }
+    uniqueItems: true
+    """
+var diagnostics = [Diagnostic]()
+if let tags = ConstraintTreeCompiler().compile(try YAMLLoader.load(yaml, file: "tags.yml"), into: &diagnostics) {
+    show("tags", tags.validate(["swift", "validation", "swift"]), as: "tags")
+}
+let broken = try YAMLLoader.load("each: { maxLenght: 8 }", file: "tags.yml")
+_ = ConstraintTreeCompiler().compile(broken, into: &diagnostics)
+for d in diagnostics { print("diagnostic: \(d)") }
+
+// MARK: - Hooks on records (validate<Key> and validateForInsert)
+
+let fields = ["name", "age", "has_licence", "phones"]
+let people: [(String, String, String, [String])] = [
+    ("Anna", "34", "true", ["+47 123"]),
+    ("Tim", "14", "true", ["555", "call me"]),
+    ("Zoe", "12", "false", []),
+]
+var builder = RecordChunkBuilder(columnCount: fields.count, firstRecord: 0)
+for (i, p) in people.enumerated() {
+    builder.beginRecord(location: Int64(i + 2))
+    builder.setText(0, p.0)
+    builder.setText(1, p.1)
+    builder.setText(2, p.2)
+    builder.setComposite(3, .list(p.3.map { builder.appendTextCell(Array($0.utf8)) }))
+}
+let chunk = builder.build()
+let layout = RecordLayout(schema: Schema(fields: fields), types: ["age": .integer, "has_licence": .boolean])
+
+var hooks = ValidationHooks()
+hooks.add(AttributeValidator(id: "person.phones", attribute: "phones", phones), to: "Person")
+hooks.add(RecordValidator(id: "person.licence_age", attributes: ["name", "age", "has_licence"],
+                          message: "{name} is {age} and too young to hold a driving licence.") { r in
+    guard r.boolean("has_licence") == true, let age = r.integer("age") else { return true }
+    return age >= 16
+}, to: "Person")
+
+let person = hooks["Person"]
+for problem in hooks.problems(entity: "Person", attributes: fields) { print("problem: \(problem)") }
+for hit in person.evaluate(chunk, layout: layout) {
+    let view = RecordView(chunk: chunk, row: hit.row, layout: layout)
+    print("line \(view.location): \(person.ruleIDs[hit.rule]): \(hit.violation.message)")
+}
