@@ -17,6 +17,9 @@ public struct AuditOptions: Sendable {
     public var findingSink: (any FindingSink)?
     /// The reference instant for freshness rules, seconds since 1970 (`--as-of`; default now).
     public var asOf: Int64
+    /// Swift validators registered on entities (validate<Key> and record hooks); they run in
+    /// the same parallel engine as the rules file's rules.
+    public var hooks = ValidationHooks()
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
@@ -205,9 +208,16 @@ public struct AuditEngine: Sendable {
         }
         let reader = opened.reader
         summary.format = opened.factory.format
+        let hooks = options.hooks[entity.name]
+        let problems = options.hooks.problems(entity: entity.name, attributes: entity.fields,
+                                              ruleIDs: entity.rules.map(\.id))
+        if !problems.isEmpty {
+            throw AuditError(.invalidRules, "the Swift validators of '\(entity.name)' do not fit the rules: "
+                                 + problems.joined(separator: "; "))
+        }
         let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
                                     locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog,
-                                    inputFields: reader.availableFields)
+                                    inputFields: reader.availableFields, hooks: hooks)
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
                                     providedTables: prebuilt)
         let progress = options.progress

@@ -16,12 +16,18 @@ public struct BoundEntity: Sendable {
     public var structuralMessages: [String: MessageTemplate]
     public var locationStyle: LocationStyle
     public var displayPath: String
+    /// Swift validators registered on this entity, their first check index, and the layout
+    /// they read records through.
+    public var hooks: EntityHooks
+    public var hookCheckBase: Int
+    public var layout: RecordLayout
 
     /// Binds a plan to a reader's schema.
     /// - Throws: ``AuditError`` `.invalidRules` when an attribute is not a field of the input
     ///   (located at the attribute in the rules file, with a suggestion).
     public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
-                displayPath: String, catalog: MessageCatalog = .english, inputFields: [String]? = nil) throws {
+                displayPath: String, catalog: MessageCatalog = .english, inputFields: [String]? = nil,
+                hooks: EntityHooks = EntityHooks()) throws {
         let d = Self.unknownAttributes(plan, fields: schema.fields, displayPath: displayPath)
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         let columns = plan.attributes.map { schema.index(of: $0.name) ?? -1 }
@@ -38,6 +44,29 @@ public struct BoundEntity: Sendable {
         }
         bound.rules = rules + plan.rules
         for i in bound.checks.indices { bound.checks[i].slot += offset }
+        hookCheckBase = bound.checks.count
+        for (i, id) in hooks.ruleIDs.enumerated() {
+            let isAttribute = i < hooks.attributeValidators.count
+            let a = isAttribute ? hooks.attributeValidators[i] : nil
+            let r = isAttribute ? nil : hooks.recordValidators[i - hooks.attributeValidators.count]
+            bound.checks.append(Check(kind: isAttribute ? "validator" : "record", test: .hook(i), slot: bound.rules.count,
+                                      attribute: a.flatMap { v in plan.attributes.firstIndex { $0.name == v.attribute } },
+                                      message: (try? MessageTemplate("{violations}")) ?? (try? MessageTemplate("{rule}"))!,   // both parse
+                                      parameters: ["rule": id]))
+            bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: a?.attribute,
+                                        kinds: [isAttribute ? "validator" : "record"],
+                                        severity: a?.severity ?? r?.severity ?? .error,
+                                        code: a?.ruleCode ?? r?.code ?? ValidationCode.generic,
+                                        summaries: [a.map { "\($0.attribute) must \($0.validator.summary)" } ?? r?.summary ?? id]))
+        }
+        self.hooks = hooks
+        var layoutColumns = [String: Int]()
+        var layoutTypes = [String: ValueType]()
+        for (i, a) in plan.attributes.enumerated() {
+            if let c = schema.index(of: a.name) { layoutColumns[a.name] = c }
+            layoutTypes[a.name] = plan.attributes[i].type
+        }
+        layout = RecordLayout(columns: layoutColumns, types: layoutTypes)
         self.plan = bound
         self.columns = columns
         self.keyColumns = plan.key.compactMap { k in

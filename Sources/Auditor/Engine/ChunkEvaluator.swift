@@ -21,6 +21,8 @@ public struct ChunkEvaluation: Sendable {
     public var references: [(keyRule: Int, rows: [Int32], parents: [Int32])] = []
     /// For freshness rules: the greatest valid value in the chunk, by table rule index.
     public var maxima: [Int: Double] = [:]
+    /// Messages of Swift hook violations, by `row << 32 | check`.
+    public var hookMessages: [Int64: String] = [:]
 }
 
 /// What the parallel phase may read besides the chunk: the finished key sets of referenced
@@ -117,7 +119,13 @@ public enum ChunkEvaluator {
                             }
                             if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
                         }
-                    case .unique, .structural, .keyed:
+                    case .validator(let validator):
+                        for r in 0 ..< n where state[r] == Classified.valid {
+                            if !validator.isValid(ValueAccess.value(column[r], chunk, split: attr.split)) {
+                                hits.append(Hit(row: Int32(r), check: c32))
+                            }
+                        }
+                    case .unique, .structural, .keyed, .hook:
                         break
                     }
                 }
@@ -129,6 +137,18 @@ public enum ChunkEvaluator {
                 }
             }
             evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result)
+        }
+        if !context.keysOnly, !entity.hooks.isEmpty {
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: excluded) {
+                let check = Int32(entity.hookCheckBase + v.rule)
+                let key = Int64(v.row) << 32 | Int64(check)
+                if let earlier = result.hookMessages[key] {
+                    result.hookMessages[key] = earlier + "; " + v.violation.message
+                } else {
+                    result.hookMessages[key] = v.violation.message
+                    hits.append(Hit(row: Int32(v.row), check: check))
+                }
+            }
         }
         hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         result.hits = hits
@@ -262,5 +282,14 @@ enum TextAccess {
     @inline(__always)
     static func length(_ cell: Cell, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         withText(cell, chunk, bytes) { ByteParsers.scalarCount($0) }
+    }
+}
+
+/// Values of cells for validator checks, with `split:` applied.
+enum ValueAccess {
+    static func value(_ cell: Cell, _ chunk: RecordChunk, split: String?) -> Value {
+        let v = Value(cell: cell, in: chunk)
+        guard let split, case .string(let text) = v else { return v }
+        return .list(text.components(separatedBy: split).map { .string($0) })
     }
 }

@@ -109,7 +109,8 @@ final class EntityAccumulator {
                 let wantSample = samples[slot].count < maxSamples
                 if wantSample || rowFindings != nil {
                     let f = FindingBuilder.finding(entity, chunk, Int(row), h,
-                                                   first: firstSeen[Int64(row) << 32 | Int64(h.check)])
+                                                   first: firstSeen[Int64(row) << 32 | Int64(h.check)],
+                                                   hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)])
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
                 }
@@ -176,7 +177,8 @@ enum FindingBuilder {
         }
     }
 
-    static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?) -> Finding {
+    static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
+                        hookMessage: String? = nil) -> Finding {
         let loc = location(e, chunk, row)
         let key = key(e, chunk, row)
         if hit.check < 0 {
@@ -207,6 +209,13 @@ enum FindingBuilder {
             case "value": return value ?? ""
             case "length": return raw.map { String($0.unicodeScalars.count) } ?? "0"
             case "first": return first.map { describe(e, location: $0) } ?? ""
+            case "firstLine": return first.map { String($0) } ?? ""
+            case "violations":
+                if let hookMessage { return hookMessage }
+                guard case .validator(let validator) = check.test, let a = check.attribute else { return nil }
+                let v = ValueAccess.value(e.cell(chunk, attribute: a, row: row), chunk, split: e.plan.attributes[a].split)
+                let text = validator.validate(v).map { $0.named(e.plan.attributes[a].name).message }.joined(separator: "; ")
+                return e.plan.attributes[a].sensitive ? "\(e.plan.attributes[a].name) is invalid (value masked)" : text
             case "key": return key ?? ""
             case "entity": return e.plan.name
             case "location": return loc.description

@@ -61,6 +61,8 @@ public struct AttributePlan: Sendable {
     public var mark: ConfigMark
     public var type: ValueType
     public var sensitive: Bool
+    /// The separator that makes the text a list (`split:`), for validator checks.
+    public var split: String?
     /// Indexes into ``EntityPlan/checks``: `required` and `type` first when present.
     public var checks: [Int]
 }
@@ -88,6 +90,10 @@ public struct Check: Sendable {
         /// Evaluated through ``EntityPlan/keyRules``, ``EntityPlan/cardinality`` or
         /// ``EntityPlan/tableRules`` (this check carries the rule's slot and message).
         case keyed
+        /// A compound, list or map constraint, checked on the value as a ``Value``.
+        case validator(any Validator)
+        /// A Swift hook registered on the entity (index into its ``EntityHooks/ruleIDs``).
+        case hook(Int)
     }
 
     public var kind: String

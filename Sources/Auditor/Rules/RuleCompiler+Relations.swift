@@ -49,7 +49,7 @@ extension RuleCompiler {
                 let id = rel.options.id ?? (rel.attributes.count == 1 ? "\(e.idPrefix).\(rel.attributes[0]).fk" : "\(e.idPrefix).\(rel.name).fk")
                 let ci = addCheck(&plans[ei], id: id, kind: "reference", attribute: attrs[0],
                                   summary: "\(rel.attributes.joined(separator: ", ")) references an existing \(targetKey)",
-                                  code: 2010, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
+                                  code: 2030, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
                                   defaultMessage: "{field} '{value}' does not reference an existing {target}: no {targetKey} has this value.",
                                   parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .reference(entity: ti, providedKey: pk, relationship: rel.name),

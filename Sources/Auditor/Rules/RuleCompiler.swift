@@ -29,7 +29,8 @@ public enum RuleCompiler {
         var slotOf = [String: Int]()
         var explicit = [Int: (severity: Severity?, code: Int?)]()
         for a in e.attributes {
-            var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, checks: [])
+            var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, split: a.split,
+                                     checks: [])
             let attrParams = parameters(of: a)
             for c in a.constraints {
                 guard let (test, summary) = compileTest(c, attribute: a, into: &d) else { continue }
@@ -91,12 +92,14 @@ public enum RuleCompiler {
 
     /// Placeholders every message may use besides the attribute's constraint parameters.
     static let commonPlaceholders: Set<String> = ["value", "field", "attribute", "entity", "rule", "code",
-                                                  "severity", "key", "type", "length", "first", "location"]
+                                                  "severity", "key", "type", "length", "first", "firstLine",
+                                                  "location", "violations"]
 
     /// The attribute's constraint parameters as written (`minLength` → `3`).
     static func parameters(of a: AttributeSpec) -> [String: String] {
         var p = ["field": a.name, "attribute": a.name, "type": a.type.rawValue, "typeName": a.type.phrase]
-        for c in a.constraints where c.kind != .required && c.kind != .type && c.kind != .unique && c.kind != .integral {
+        for c in a.constraints where c.kind != .required && c.kind != .type && c.kind != .unique && c.kind != .integral
+            && !c.kind.isValidatorKind {
             if case .sequence(let items) = c.value.kind {
                 p[c.kind.rawValue] = items.compactMap(\.scalar).joined(separator: ", ")
             } else if let s = c.value.scalar {
@@ -176,6 +179,15 @@ public enum RuleCompiler {
                 return (.integral, "\(name) is a whole number")
             case .unique:
                 return (.unique, "\(name) is unique")
+            case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
+                var problems = [Diagnostic]()
+                guard let validator = ConstraintTreeCompiler().compile(key: c.kind.rawValue, value: v,
+                                                                       type: a.split == nil ? a.type : nil,
+                                                                       into: &problems) else {
+                    d += problems
+                    return nil
+                }
+                return (.validator(validator), "\(name) must \(validator.summary)")
             }
         } catch {
             d.append(error)
@@ -221,6 +233,14 @@ public enum RuleCompiler {
         case .enum: return 2002
         case .integral: return 2003
         case .unique: return 1551
+        case .minCount: return 1580
+        case .maxCount: return 1590
+        case .uniqueItems: return 2005
+        case .keys, .requiredKeys, .allowedKeys: return 2006
+        case .anyOf: return ValidationCode.anyOf
+        case .oneOf: return ValidationCode.oneOf
+        case .not: return ValidationCode.not
+        case .allOf, .each: return 2007
         }
     }
 
@@ -240,6 +260,8 @@ public enum RuleCompiler {
         case .enum: return "{field} must be one of {enum}; got '{value}'."
         case .integral: return "{field} must be a whole number; got {value}."
         case .unique: return "{field} must be unique; '{value}' already appears at {first}."
+        case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
+            return "{field} is invalid: {violations}"
         }
     }
 }

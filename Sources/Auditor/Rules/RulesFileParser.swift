@@ -15,7 +15,7 @@ public struct RulesFileParser {
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description"] + thresholdKeys
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
     static let constraintOptionKeys = ["value", "id", "message", "severity", "code"] + thresholdKeys
 
@@ -209,7 +209,7 @@ public struct RulesFileParser {
                 d.append(node.error(typeMessage(node.scalar ?? "")))
                 return nil
             }
-            return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, message: nil,
+            return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, split: nil, message: nil,
                                  severity: nil, threshold: Threshold(), constraints: [])
         }
         let map: ConfigMapping
@@ -229,6 +229,13 @@ public struct RulesFileParser {
         if let s = map["sensitive"] {
             do { sensitive = try s.bool("sensitive") } catch { d.append(error) }
         }
+        var split: String?
+        if let s = map["split"] {
+            do {
+                split = try s.string("split")
+                if split?.isEmpty == true { d.append(s.error("split needs a separator, for example split: \";\"")) }
+            } catch { d.append(error) }
+        }
         var message: String?
         if let m = map["message"] {
             do { message = try m.string("message") } catch { d.append(error) }
@@ -245,7 +252,7 @@ public struct RulesFileParser {
         }
         // `required` first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
-        return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, message: message,
+        return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
                              severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints)
     }
 

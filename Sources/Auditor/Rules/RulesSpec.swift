@@ -84,6 +84,8 @@ public struct AttributeSpec: Sendable {
     public var type: ValueType
     /// Values are masked in every report.
     public var sensitive: Bool
+    /// `split: ";"`: the text is a list of items separated by this string (for list constraints).
+    public var split: String?
     /// The attribute's default message template and severity for its constraints.
     public var message: String?
     public var severity: Severity?
@@ -107,6 +109,15 @@ public enum ConstraintKind: String, Sendable, CaseIterable {
     case `enum`
     case integral
     case unique
+    // Compound, list and map constraints (TWTValidation's vocabulary), compiled to validators.
+    case allOf, anyOf, oneOf, not
+    case minCount, maxCount, each, uniqueItems
+    case keys, requiredKeys, allowedKeys
+
+    /// The kinds compiled by ``ConstraintTreeCompiler`` into a ``Validator``.
+    public var isValidatorKind: Bool {
+        ConstraintTreeCompiler.attributeKeys.contains(rawValue)
+    }
 }
 
 /// One constraint on an attribute as written: `minLength: 3` or
