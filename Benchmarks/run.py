@@ -91,13 +91,15 @@ def uptime_line():
         return "load average: %s" % (", ".join(map(str, la)) if la else "?")
 
 
-def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None, timeout=None):
+def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
     """Run argv as a direct child; return dict(wall, rss_kib, cpu, status, stderr).
     stdout may be a path (captured to that file) or DEVNULL."""
     out_f = open(stdout, "wb") if isinstance(stdout, str) else None
     os.makedirs(RESULTS, exist_ok=True)
     err_path = os.path.join(RESULTS, ".stderr.tmp")
     rss_path = os.path.join(RESULTS, ".rss.tmp")
+    if os.path.exists(rss_path):
+        os.remove(rss_path)
     if GNU_TIME:
         # GNU time forks the command from its own small process, so the peak RSS it
         # reports is the command's; os.wait4 on a child forked from this Python process
@@ -108,16 +110,7 @@ def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None, timeout=None):
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                              stdout=out_f if out_f else subprocess.DEVNULL,
                              stderr=err_f, cwd=cwd, env=env)
-        deadline = None if timeout is None else t + timeout
-        while True:
-            pid, wstatus, ru = os.wait4(p.pid, os.WNOHANG if deadline else 0)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                p.kill()
-                pid, wstatus, ru = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.01)
+        _, wstatus, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(wstatus)
     if out_f:
@@ -325,10 +318,10 @@ class Measurement:
     """One system on one input, measured once per round."""
 
     def __init__(self, key, label, fmt, argv, nbytes, rows, kind, stdout=None, max_runs=None,
-                 env=None, timeout=None):
+                 env=None):
         self.key, self.label, self.fmt, self.argv = key, label, fmt, argv
         self.nbytes, self.rows, self.kind = nbytes, rows, kind
-        self.stdout, self.max_runs, self.env, self.timeout = stdout, max_runs, env, timeout
+        self.stdout, self.max_runs, self.env = stdout, max_runs, env
         self.samples = []          # dicts from measure()
         self.verdict = None        # text for the "counts" column
         self.wrong = False         # a WRONG count (auditor) -> the run fails
@@ -377,7 +370,7 @@ def run_one(m, round_index, shared, data, exp, scratch):
         if os.path.exists(report):
             os.remove(report)
         argv += ["--output", report]
-    s = measure(argv, stdout=out if out else subprocess.DEVNULL, env=m.env, timeout=m.timeout)
+    s = measure(argv, stdout=out if out else subprocess.DEVNULL, env=m.env)
     s["load"] = loadavg()
     note = ""
     if m.kind == "auditor":
@@ -588,8 +581,13 @@ def print_report(meta, ms, ratios, targets, tenx_ms):
     P("uptime at start: %s" % meta["uptime_start"])
     P("uptime at end:   %s" % meta["uptime_end"])
     if meta.get("round_loads"):
+        loads = [la[0] for la in meta["round_loads"] if la]
         P("1-min load average at the start of each round: %s (%s cores)"
-          % (", ".join("%.2f" % la[0] for la in meta["round_loads"] if la), meta["cores"]))
+          % (", ".join("%.2f" % x for x in loads), meta["cores"]))
+        if loads and meta["cores"] and statistics.median(loads) > meta["cores"]:
+            P("WARNING: the load average exceeded the core count: other work was queueing for the cores,")
+            P("         so wall times (and the --jobs ratio most of all) are unreliable; the cpu column")
+            P("         and Benchmarks/profile.sh (instruction counts) are the stable readings.")
     P("files: " + ", ".join("%s %.1f MB" % (k, v / MB) for k, v in meta["files"].items()))
     P("=" * 100)
     P(table(ms))
@@ -768,9 +766,10 @@ def git_head():
 def run_tenx(a, shared, data, auditor, m1, scratch):
     """Audit a rows×10 CSV once (--jobs 2) and compare its peak RSS with the 1× run.
     Memory may grow with the key sets (person.id.unique keeps every id) but not
-    with the file: the verdict allows 48 bytes per extra row for the id set (an
-    8-byte key in an open-addressing hash set at 50–75 % load, with slack);
-    the CSV itself is ~130 bytes per row, so anything that holds the file fails."""
+    with the file: the verdict allows 48 bytes per extra row for the id map (an
+    8-byte key + 8-byte first location in a hash table at 50–75 % load is
+    21–32 B/entry, up to 1.5× that while it doubles); the CSV itself is
+    ~130 bytes per row, so anything that holds the file, or a share of it, fails."""
     rows10 = a.rows * 10
     d10 = os.path.join(data, "x10")
     exp10 = ensure_data(shared, d10, rows10, a.seed, ["csv"])
