@@ -1,3 +1,5 @@
+import Foundation
+
 /// One violation found in a chunk: a record (row in the chunk) and a check.
 public struct Hit: Sendable, Equatable {
     public var row: Int32
@@ -61,6 +63,8 @@ public enum ChunkEvaluator {
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
         var typed = [Int: TypedColumn]()
+        var lengths = [Int]()          // character counts of the attribute `lengthsOf`
+        var lengthsOf = -1
         var result = ChunkEvaluation(chunk: chunk, hits: [], excluded: excluded, excludedCount: excludedCount)
         chunk.bytes.withUnsafeBufferPointer { bytes in
             for (a, attr) in entity.plan.attributes.enumerated() {
@@ -98,12 +102,14 @@ public enum ChunkEvaluator {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .minLength(let min):
-                        for r in 0 ..< n where state[r] == Classified.valid {
-                            if TextAccess.length(column[r], chunk, bytes) < min { hits.append(Hit(row: Int32(r), check: c32)) }
+                        if lengthsOf != a { lengths = TextAccess.lengths(column, state, chunk, bytes); lengthsOf = a }
+                        for r in 0 ..< n where state[r] == Classified.valid && lengths[r] < min {
+                            hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .maxLength(let max):
-                        for r in 0 ..< n where state[r] == Classified.valid {
-                            if TextAccess.length(column[r], chunk, bytes) > max { hits.append(Hit(row: Int32(r), check: c32)) }
+                        if lengthsOf != a { lengths = TextAccess.lengths(column, state, chunk, bytes); lengthsOf = a }
+                        for r in 0 ..< n where state[r] == Classified.valid && lengths[r] > max {
+                            hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .pattern(let pattern):
                         for r in 0 ..< n where state[r] == Classified.valid {
@@ -112,10 +118,9 @@ public enum ChunkEvaluator {
                             }
                         }
                     case .enumText(let allowed):
-                        let options = allowed.sorted { $0.lexicographicallyPrecedes($1) }
                         for r in 0 ..< n where state[r] == Classified.valid {
                             let ok = TextAccess.withText(column[r], chunk, bytes) { text in
-                                options.contains { $0.count == text.count && $0.elementsEqual(text) }
+                                allowed.contains { TextAccess.equal($0, text) }
                             }
                             if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
                         }
@@ -198,71 +203,82 @@ public enum ChunkEvaluator {
     static func classify(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>,
                          _ excluded: [Bool], _ state: inout [UInt8], _ numbers: inout [Double],
                          _ ints: inout [Int64]) {
-        for r in 0 ..< column.count {
-            if excluded[r] {
-                state[r] = Classified.skip
-                continue
-            }
-            let cell = column[r]
-            var s = Classified.invalid
-            switch cell.tag {
-            case .missing:
-                s = Classified.missing
-            case .text:
-                let text = UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
-                switch type {
-                case .string:
-                    s = Classified.valid
+        // One loop per declared type: the type is loop-invariant, the cell tag is not.
+        switch type {
+        case .string:
+            classifyRows(column, excluded, &state) { _, _ in Classified.valid }
+        case .integer:
+            classifyRows(column, excluded, &state) { r, cell in
+                switch cell.tag {
+                case .text:
+                    let p = ByteParsers.integer(text(cell, bytes))
+                    guard p.valid else { return Classified.invalid }
+                    ints[r] = p.value
+                    numbers[r] = Double(p.value)
+                    return Classified.valid
                 case .integer:
-                    let p = ByteParsers.integer(text)
-                    if p.valid {
-                        s = Classified.valid
-                        ints[r] = p.value
-                        numbers[r] = Double(p.value)
-                    }
-                case .decimal:
-                    let p = ByteParsers.decimal(text)
-                    if p.valid {
-                        s = Classified.valid
-                        numbers[r] = p.value
-                    }
-                case .boolean:
-                    if ByteParsers.boolean(text) != nil { s = Classified.valid }
-                case .date:
-                    if let d = ByteParsers.date(text) {
-                        s = Classified.valid
-                        numbers[r] = Double(d)
-                    }
-                case .datetime:
-                    if let t = ByteParsers.datetime(text) {
-                        s = Classified.valid
-                        numbers[r] = Double(t)
-                    }
+                    ints[r] = cell.integerValue
+                    numbers[r] = Double(cell.integerValue)
+                    return Classified.valid
+                default:
+                    return Classified.invalid
                 }
-            case .integer:
-                let v = cell.integerValue
-                switch type {
-                case .string: s = Classified.valid
-                case .integer, .decimal:
-                    s = Classified.valid
-                    ints[r] = v
-                    numbers[r] = Double(v)
-                case .boolean: if v == 0 || v == 1 { s = Classified.valid }
-                case .date, .datetime: break
-                }
-            case .real:
-                switch type {
-                case .string: s = Classified.valid
-                case .decimal:
-                    s = Classified.valid
-                    numbers[r] = cell.realValue
-                default: break
-                }
-            case .blob, .list, .map:
-                if type == .string { s = Classified.valid }
             }
-            state[r] = s
+        case .decimal:
+            classifyRows(column, excluded, &state) { r, cell in
+                switch cell.tag {
+                case .text:
+                    let p = ByteParsers.decimal(text(cell, bytes))
+                    guard p.valid else { return Classified.invalid }
+                    numbers[r] = p.value
+                    return Classified.valid
+                case .integer:
+                    ints[r] = cell.integerValue
+                    numbers[r] = Double(cell.integerValue)
+                    return Classified.valid
+                case .real:
+                    numbers[r] = cell.realValue
+                    return Classified.valid
+                default:
+                    return Classified.invalid
+                }
+            }
+        case .boolean:
+            classifyRows(column, excluded, &state) { _, cell in
+                switch cell.tag {
+                case .text: return ByteParsers.boolean(text(cell, bytes)) != nil ? Classified.valid : Classified.invalid
+                case .integer: return cell.integerValue == 0 || cell.integerValue == 1 ? Classified.valid : Classified.invalid
+                default: return Classified.invalid
+                }
+            }
+        case .date:
+            classifyRows(column, excluded, &state) { r, cell in
+                guard cell.tag == .text, let d = ByteParsers.date(text(cell, bytes)) else { return Classified.invalid }
+                numbers[r] = Double(d)
+                return Classified.valid
+            }
+        case .datetime:
+            classifyRows(column, excluded, &state) { r, cell in
+                guard cell.tag == .text, let t = ByteParsers.datetime(text(cell, bytes)) else { return Classified.invalid }
+                numbers[r] = Double(t)
+                return Classified.valid
+            }
         }
+    }
+
+    /// Sets `state` for excluded and missing rows, and asks `present` for the others.
+    @inline(__always)
+    private static func classifyRows(_ column: [Cell], _ excluded: [Bool], _ state: inout [UInt8],
+                                     _ present: (Int, Cell) -> UInt8) {
+        for r in 0 ..< column.count {
+            let cell = column[r]
+            state[r] = excluded[r] ? Classified.skip : cell.tag == .missing ? Classified.missing : present(r, cell)
+        }
+    }
+
+    @inline(__always)
+    private static func text(_ cell: Cell, _ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
     }
 }
 
@@ -282,6 +298,26 @@ enum TextAccess {
     @inline(__always)
     static func length(_ cell: Cell, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         withText(cell, chunk, bytes) { ByteParsers.scalarCount($0) }
+    }
+
+    /// Character counts of the valid rows of a column (0 for the others).
+    static func lengths(_ column: [Cell], _ state: [UInt8], _ chunk: RecordChunk,
+                        _ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var out = [Int](repeating: 0, count: column.count)
+        for r in 0 ..< column.count where state[r] == ChunkEvaluator.Classified.valid {
+            out[r] = length(column[r], chunk, bytes)
+        }
+        return out
+    }
+
+    /// Byte equality without generic iteration.
+    @inline(__always)
+    static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { p in
+            guard let x = p.baseAddress, let y = b.baseAddress else { return a.isEmpty }
+            return memcmp(x, y, a.count) == 0
+        }
     }
 }
 

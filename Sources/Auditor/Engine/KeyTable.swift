@@ -9,40 +9,94 @@
 /// `@unchecked Sendable`: it is only mutated by ``insert(_:location:)`` on the audit thread
 /// before it is shared; after that every access is a read.
 public final class KeyTable: @unchecked Sendable {
-    /// Per slot: 0 = empty, else dense index + 1.
-    private var slots: [Int32]
-    private var mask: Int
-    /// Per key (dense): the integer key, or the arena range of a byte key.
-    private var intKeys: [Int64] = []
-    private var offsets: [UInt32] = []
-    private var lengths: [UInt32] = []
-    private var arena: [UInt8] = []
-    /// Per key: the first occurrence's location (line, rowid or ordinal).
-    public private(set) var locations: [Int64] = []
+    /// All state lives in one struct so that each call pays one exclusivity check, not one per
+    /// array access (measured: per-access checks of class properties cost ~15% of a 200k-row audit).
+    private var storage = KeyTableStorage()
 
     public init(capacity: Int = 1024) {
+        storage.reserve(capacity)
+    }
+
+    /// The number of distinct keys.
+    public var count: Int { storage.locations.count }
+
+    /// Per key (dense index): the first occurrence's location (line, rowid or ordinal).
+    public var locations: [Int64] { storage.locations }
+
+    /// Approximate bytes held (for the memory figures in the docs).
+    public var memoryBytes: Int { storage.memoryBytes }
+
+    /// Inserts an integer key if absent.
+    /// - Returns: The key's dense index and, if it was already present, its first location.
+    @discardableResult
+    public func insert(_ key: Int64, location: Int64) -> (index: Int, first: Int64?) {
+        storage.insert(key, location: location)
+    }
+
+    /// The dense index of an integer key, or nil.
+    public func index(of key: Int64) -> Int? {
+        storage.index(of: key)
+    }
+
+    /// Inserts an encoded key if absent (see ``KeyEncoder``).
+    @discardableResult
+    public func insert(_ key: UnsafeBufferPointer<UInt8>, location: Int64) -> (index: Int, first: Int64?) {
+        storage.insert(key, location: location)
+    }
+
+    /// The dense index of an encoded key, or nil.
+    public func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        storage.index(of: key)
+    }
+
+    /// Marks an integer key in `lengths`.
+    static let integerKey = UInt32.max
+
+    @inline(__always)
+    static func hash(_ v: Int64) -> UInt64 {
+        var x = UInt64(bitPattern: v) &+ 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return x ^ (x >> 31)
+    }
+
+    @inline(__always)
+    static func hash(_ p: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325       // FNV-1a, then mixed
+        for b in p { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return hash(Int64(bitPattern: h))
+    }
+}
+
+/// The open-addressing table behind ``KeyTable``.
+struct KeyTableStorage {
+    /// Per slot: 0 = empty, else dense index + 1.
+    var slots = [Int32](repeating: 0, count: 16)
+    var mask = 15
+    /// Per key (dense): the integer key, or the hash of a byte key.
+    var intKeys: [Int64] = []
+    /// Per key: the arena range of a byte key; `lengths[k] == integerKey` for an integer key.
+    var offsets: [UInt32] = []
+    var lengths: [UInt32] = []
+    var arena: [UInt8] = []
+    var locations: [Int64] = []
+
+    static let integerKey = UInt32.max
+
+    mutating func reserve(_ capacity: Int) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = Array(repeating: 0, count: size)
         mask = size - 1
     }
 
-    /// The number of distinct keys.
-    public var count: Int { locations.count }
-
-    /// Approximate bytes held (for the memory figures in the docs).
-    public var memoryBytes: Int {
+    var memoryBytes: Int {
         slots.capacity * 4 + intKeys.capacity * 8 + offsets.capacity * 4 + lengths.capacity * 4
             + arena.capacity + locations.capacity * 8
     }
 
-    // MARK: Integer keys
-
-    /// Inserts an integer key if absent.
-    /// - Returns: The key's dense index and, if it was already present, its first location.
-    @discardableResult
-    public func insert(_ key: Int64, location: Int64) -> (index: Int, first: Int64?) {
-        var i = Int(truncatingIfNeeded: Self.hash(key)) & mask
+    mutating func insert(_ key: Int64, location: Int64) -> (index: Int, first: Int64?) {
+        var i = Int(truncatingIfNeeded: KeyTable.hash(key)) & mask
         while true {
             let s = slots[i]
             if s == 0 { break }
@@ -60,23 +114,19 @@ public final class KeyTable: @unchecked Sendable {
         return (index, nil)
     }
 
-    /// The dense index of an integer key, or nil.
-    public func index(of key: Int64) -> Int? {
-        var i = Int(truncatingIfNeeded: Self.hash(key)) & mask
+    func index(of key: Int64) -> Int? {
+        var i = Int(truncatingIfNeeded: KeyTable.hash(key)) & mask
         while true {
             let s = slots[i]
             if s == 0 { return nil }
-            if lengths[Int(s - 1)] == Self.integerKey, intKeys[Int(s - 1)] == key { return Int(s - 1) }
+            let k = Int(s - 1)
+            if lengths[k] == Self.integerKey, intKeys[k] == key { return k }
             i = (i + 1) & mask
         }
     }
 
-    // MARK: Byte keys
-
-    /// Inserts an encoded key if absent (see ``KeyEncoder``).
-    @discardableResult
-    public func insert(_ key: UnsafeBufferPointer<UInt8>, location: Int64) -> (index: Int, first: Int64?) {
-        let h = Self.hash(key)
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>, location: Int64) -> (index: Int, first: Int64?) {
+        let h = KeyTable.hash(key)
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let s = slots[i]
@@ -86,7 +136,7 @@ public final class KeyTable: @unchecked Sendable {
             i = (i + 1) & mask
         }
         let index = locations.count
-        intKeys.append(Int64(bitPattern: h))     // byte keys keep their hash here
+        intKeys.append(Int64(bitPattern: h))
         offsets.append(UInt32(truncatingIfNeeded: arena.count))
         lengths.append(UInt32(key.count))
         arena.append(contentsOf: key)
@@ -96,9 +146,8 @@ public final class KeyTable: @unchecked Sendable {
         return (index, nil)
     }
 
-    /// The dense index of an encoded key, or nil.
-    public func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        let h = Self.hash(key)
+    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        let h = KeyTable.hash(key)
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let s = slots[i]
@@ -108,9 +157,6 @@ public final class KeyTable: @unchecked Sendable {
             i = (i + 1) & mask
         }
     }
-
-    /// Marks an integer key in `lengths`.
-    static let integerKey = UInt32.max
 
     private func equal(_ k: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         guard lengths[k] != Self.integerKey else { return false }
@@ -123,33 +169,18 @@ public final class KeyTable: @unchecked Sendable {
         }
     }
 
-    private func growIfNeeded() {
+    private mutating func growIfNeeded() {
         guard locations.count * 10 > slots.count * 7 else { return }
         let size = slots.count * 2
         var fresh = [Int32](repeating: 0, count: size)
         let m = size - 1
         for k in 0 ..< locations.count {
-            let h = lengths[k] == Self.integerKey ? Self.hash(intKeys[k]) : UInt64(bitPattern: intKeys[k])
+            let h = lengths[k] == Self.integerKey ? KeyTable.hash(intKeys[k]) : UInt64(bitPattern: intKeys[k])
             var i = Int(truncatingIfNeeded: h) & m
             while fresh[i] != 0 { i = (i + 1) & m }
             fresh[i] = Int32(k + 1)
         }
         slots = fresh
         mask = m
-    }
-
-    @inline(__always)
-    static func hash(_ v: Int64) -> UInt64 {
-        var x = UInt64(bitPattern: v) &+ 0x9E37_79B9_7F4A_7C15
-        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
-        return x ^ (x >> 31)
-    }
-
-    @inline(__always)
-    static func hash(_ p: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325       // FNV-1a, then mixed
-        for b in p { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        return hash(Int64(bitPattern: h))
     }
 }

@@ -75,8 +75,8 @@ public struct Check: Sendable {
         case minLength(Int)
         case maxLength(Int)
         case pattern(Pattern)
-        /// Allowed values as UTF-8 bytes (text comparison).
-        case enumText(Set<[UInt8]>)
+        /// Allowed values as UTF-8 bytes (text comparison), in declaration order.
+        case enumText([[UInt8]])
         /// Allowed values as numbers (integer and decimal attributes).
         case enumNumber(Set<Double>)
         /// A bound on the attribute's ordered value (numbers as Double, dates as days,

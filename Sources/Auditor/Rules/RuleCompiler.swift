@@ -170,7 +170,7 @@ public enum RuleCompiler {
                     }
                     return (.enumNumber(numbers), summary)
                 }
-                return (.enumText(Set(texts.map { Array($0.utf8) })), summary)
+                return (.enumText(texts.map { Array($0.utf8) }), summary)
             case .integral:
                 guard a.type == .decimal || a.type == .integer else {
                     d.append(v.error("'integral' applies to numbers, but '\(name)' has type \(a.type.rawValue)"))

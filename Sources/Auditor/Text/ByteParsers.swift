@@ -159,7 +159,7 @@ public enum ByteParsers {
         return Int64(days) * 86400 + Int64(hh * 3600 + mm * 60 + ss) - Int64(offset)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func digits(_ p: UnsafeBufferPointer<UInt8>, _ o: Int, _ count: Int) -> Int? {
         var v = 0
         for k in o ..< o + count {
