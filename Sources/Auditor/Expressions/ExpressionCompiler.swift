@@ -1,0 +1,176 @@
+/// An attribute an expression may read: its name and declared type.
+public struct ExpressionAttribute: Sendable, Equatable {
+    public var name: String
+    public var type: ValueType
+
+    public init(name: String, type: ValueType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// The type of an expression or sub-expression, checked at compile time.
+public indirect enum ExpressionType: Sendable, Equatable, CustomStringConvertible {
+    case boolean
+    /// Integers and decimals alike (64-bit floating point; integers exact up to 2^53).
+    case number
+    case string
+    case date
+    case datetime
+    /// The literal `null` before its context gives it a type.
+    case null
+    /// A `[…]` list after `in`, of the given element type.
+    case list(ExpressionType)
+
+    /// `number`, `list of string`: the words diagnostics use.
+    public var description: String {
+        switch self {
+        case .boolean: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .date: return "date"
+        case .datetime: return "datetime"
+        case .null: return "null"
+        case .list(let e): return "list of \(e)"
+        }
+    }
+
+    /// `a number`, `null`.
+    var phrase: String {
+        self == .null ? "null" : "a \(self)"
+    }
+}
+
+/// The result of an expression for one row.
+public enum ExpressionOutcome: UInt8, Sendable {
+    case `false` = 0
+    case `true` = 1
+    /// The expression is null for this row (three-valued logic: `age >= 16` with a null age).
+    case unknown = 2
+    /// Not evaluated: the row was excluded by the caller, or an input is missing (outside
+    /// null-aware functions) or type-invalid.
+    case skipped = 3
+}
+
+/// A compiled expression: names bound to input slots, types checked, constants folded,
+/// turned into a tree of vector operations that evaluates a whole chunk at once.
+///
+/// Immutable and `Sendable`: one compiled expression is shared by all threads of an audit.
+public struct CompiledExpression: Sendable {
+    /// The expression text as given.
+    public let source: String
+    /// The type of the result (`.boolean` for `when:` and `assert:`).
+    public let resultType: ExpressionType
+    /// The attribute names the expression reads, in order of first use in the text.
+    public let inputs: [String]
+    /// The declared type of each input.
+    let inputTypes: [ValueType]
+    /// Per input: true when a missing value is a null (every use is inside `isNull`,
+    /// `present`, `isEmpty` or `coalesce`), false when it makes the row skipped.
+    public let missingIsNull: [Bool]
+    let root: TypedNode
+
+    /// Evaluates the expression for rows `0..<chunk.count`.
+    /// - Parameters:
+    ///   - chunk: The records.
+    ///   - columns: `columns[i]` is the chunk column of `inputs[i]`.
+    ///   - skip: Per row; true means do not evaluate the row (its outcome is `.skipped`).
+    /// - Returns: One outcome per row. For a non-boolean expression (compiled with
+    ///   `expecting: nil`), `.true` means the row has a value and `.unknown` that it is null.
+    /// - Complexity: O(rows × nodes), one tight loop per node; allocates per column, not per row.
+    public func evaluate(_ chunk: RecordChunk, columns: [Int], skip: [Bool]) -> [ExpressionOutcome] {
+        let (result, skipped) = run(chunk, columns: columns, skip: skip)
+        let values: [UInt8]
+        if case .boolean(let node) = root {
+            values = node.evaluate(result).values
+        } else {
+            values = root.anyNode?.evaluate(result).presence(nonEmpty: false).map { $0 == 1 ? 1 : 2 }
+                ?? [UInt8](repeating: BoolColumn.unknown, count: chunk.count)
+        }
+        return Rows.zip(values, skipped) { v, s in s ? .skipped : ExpressionOutcome(rawValue: v) ?? .unknown }
+    }
+
+    /// The result of every row as text (`nil` for null and skipped rows), for messages and tests.
+    /// - Parameters: as for ``evaluate(_:columns:skip:)``.
+    public func values(_ chunk: RecordChunk, columns: [Int], skip: [Bool]) -> [String?] {
+        let (context, skipped) = run(chunk, columns: columns, skip: skip)
+        guard let column = root.anyNode?.evaluate(context) else { return [String?](repeating: nil, count: chunk.count) }
+        return (0 ..< chunk.count).map { skipped[$0] ? nil : column.text($0) }
+    }
+
+    /// The text of each input in one row, `nil` when missing: for findings (`age=14, has_licence=true`).
+    /// - Parameters: `columns` as for ``evaluate(_:columns:skip:)``; `row` the row in the chunk.
+    public func inputValues(_ chunk: RecordChunk, columns: [Int], row: Int) -> [(name: String, value: String?)] {
+        inputs.indices.map { i in (inputs[i], chunk.string(chunk.columns[columns[i]][row])) }
+    }
+
+    private func run(_ chunk: RecordChunk, columns: [Int], skip: [Bool]) -> (EvaluationContext, [Bool]) {
+        precondition(columns.count == inputs.count, "one chunk column per input is required")
+        let n = chunk.count
+        let excluded = skip.count == n ? skip : (0 ..< n).map { $0 < skip.count && skip[$0] }
+        var skipped = excluded
+        let loaded = chunk.bytes.withUnsafeBufferPointer { bytes in
+            inputs.indices.map { i in
+                ExpressionInputs.load(inputTypes[i], column: chunk.columns[columns[i]], chunk: chunk, bytes: bytes,
+                                      skip: excluded, missingIsNull: missingIsNull[i], skipped: &skipped)
+            }
+        }
+        return (EvaluationContext(count: n, inputs: loaded), skipped)
+    }
+}
+
+/// Compiles expression text into a ``CompiledExpression``.
+public enum ExpressionCompiler {
+    /// Parses, binds and type-checks an expression.
+    /// - Parameters:
+    ///   - source: The expression text.
+    ///   - mark: Where the text starts in the rules file (its first character). An error at
+    ///     line `k` (0-based), column `c` (0-based, in Unicode scalars) of the text is reported at
+    ///     `mark.line + k`, `mark.column + c`: exact for one-line scalars, and for block scalars
+    ///     when `mark` is the first character of the block's first line.
+    ///   - attributes: The attributes the expression may read.
+    ///   - now: The instant `today()` and `now()` return, in seconds since 1970 UTC (`--as-of`).
+    ///   - expecting: The required result type; `.boolean` for `when:`/`assert:`, `nil` for any.
+    /// - Returns: The compiled expression.
+    /// - Throws: A ``Diagnostic`` at the offending token for a syntax error, an unknown
+    ///   attribute or function, a wrong argument count or a type error.
+    public static func compile(_ source: String, mark: ConfigMark, attributes: [ExpressionAttribute], now: Int64,
+                               expecting: ExpressionType? = .boolean) throws(Diagnostic) -> CompiledExpression {
+        do throws(ExpressionLexer.Failure) {
+            var lexer = ExpressionLexer(source)
+            var parser = ExpressionParser(tokens: try lexer.tokenize(), source: source)
+            let syntax = try parser.parse()
+            var checker = ExpressionChecker(attributes: attributes, now: now)
+            var typed = try checker.check(syntax).node
+            if let expecting, typed.type != expecting {
+                guard let coerced = typed.coerced(to: expecting) else {
+                    throw ExpressionLexer.Failure(offset: syntax.start,
+                                                  message: "expected \(expecting.phrase) expression, got \(typed.type.phrase)" + (expecting == .boolean ? "; a condition must be true or false, e.g. 'age >= 16'" : ""))
+                }
+                typed = coerced
+            }
+            return CompiledExpression(source: source, resultType: typed.type,
+                                      inputs: checker.inputs.map { attributes[$0].name },
+                                      inputTypes: checker.inputs.map { attributes[$0].type },
+                                      missingIsNull: checker.readOutsideNullAware.map { !$0 }, root: typed)
+        } catch {
+            throw Diagnostic(mark: position(of: error.offset, in: source, from: mark), message: error.message)
+        }
+    }
+
+    /// The rules-file position of byte `offset` of `source`.
+    static func position(of offset: Int, in source: String, from mark: ConfigMark) -> ConfigMark {
+        var line = 0
+        var column = 0
+        for (i, b) in source.utf8.enumerated() {
+            if i >= offset { break }
+            if b == 0x0A {
+                line += 1
+                column = 0
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return ConfigMark(file: mark.file, line: mark.line + line, column: mark.column + column)
+    }
+}
