@@ -7,7 +7,8 @@ import Reports
 /// Shared wiring of the subcommands.
 enum CLI {
     /// Parses, validates (including every source's format options) and compiles a rules file.
-    static func loadPlan(_ path: String, catalog: MessageCatalog = .english) throws -> AuditPlan {
+    static func loadPlan(_ path: String, catalog: MessageCatalog = .english,
+                         now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
         let registry = StandardReaders.registry
         let spec = try RulesFileParser(formats: registry.formats).load(path: path)
         var d = [Diagnostic]()
@@ -18,7 +19,7 @@ enum CLI {
         }
         let plan: AuditPlan
         do {
-            plan = try RuleCompiler.compile(spec, catalog: catalog)
+            plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }

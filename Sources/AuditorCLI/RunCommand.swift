@@ -106,7 +106,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let status = CLI.guarded {
             let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
-            let plan = try CLI.loadPlan(rules, catalog: catalog)
+            let now = asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970)
+            let plan = try CLI.loadPlan(rules, catalog: catalog, now: now)
             var paths = [String: String]()
             for s in sources {
                 let eq = s.firstIndex(of: "=")!   // validate() checked that '=' is present
@@ -123,7 +124,7 @@ struct RunCommand: ParsableCommand {
             let options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
                                        progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
-                                       asOf: asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970))
+                                       asOf: now)
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
                                      toolVersion: AuditorCommand.version)
             let result: AuditResult

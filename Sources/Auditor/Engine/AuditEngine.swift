@@ -81,7 +81,7 @@ public struct AuditEngine: Sendable {
                 guard case .reference(let target, _, _) = rule.kind, tables[target] == nil else { continue }
                 tables[target] = try keyPass(plan, target)       // itself, or a cycle
             }
-            var context = EvaluationContext()
+            var context = PassContext()
             context.tables = tables
             context.buildProvidedKeys = tables[ei] == nil
             let pass = try audit(plan, ei, context: context, prebuilt: tables[ei])
@@ -175,7 +175,7 @@ public struct AuditEngine: Sendable {
         let bound = try BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
                                     locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
-        var keysOnly = EvaluationContext()
+        var keysOnly = PassContext()
         keysOnly.keysOnly = true
         let context = keysOnly
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
@@ -183,7 +183,7 @@ public struct AuditEngine: Sendable {
         return failure == nil ? acc.providedTables : nil
     }
 
-    private func audit(_ plan: AuditPlan, _ ei: Int, context: EvaluationContext, prebuilt: [KeyTable]?) throws -> EntityPass {
+    private func audit(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?) throws -> EntityPass {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)

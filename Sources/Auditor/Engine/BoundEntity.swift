@@ -100,4 +100,14 @@ public struct BoundEntity: Sendable {
             return Diagnostic(mark: a.mark, message: m)
         }
     }
+
+    /// The chunk columns of an expression's inputs, or nil when the input lacks one.
+    public func columns(of expression: CompiledExpression) -> [Int]? {
+        var out = [Int]()
+        for name in expression.inputs {
+            guard let a = plan.attributes.firstIndex(where: { $0.name == name }), columns[a] >= 0 else { return nil }
+            out.append(columns[a])
+        }
+        return out
+    }
 }

@@ -25,11 +25,14 @@ public struct ChunkEvaluation: Sendable {
     public var maxima: [Int: Double] = [:]
     /// Messages of Swift hook violations, by `row << 32 | check`.
     public var hookMessages: [Int64: String] = [:]
+    /// For record rules, by check: records evaluated (the condition applied and every input
+    /// was valid) and records skipped (an input missing or invalid).
+    public var recordCounts: [Int: (evaluated: Int, skipped: Int)] = [:]
 }
 
 /// What the parallel phase may read besides the chunk: the finished key sets of referenced
 /// entities. Immutable while a pass runs.
-public struct EvaluationContext: Sendable {
+public struct PassContext: Sendable {
     /// Per entity index: its provided key tables.
     public var tables: [Int: [KeyTable]] = [:]
     /// Only extract provided keys (the pre-pass of a self-referencing entity).
@@ -46,7 +49,7 @@ public struct EvaluationContext: Sendable {
 public enum ChunkEvaluator {
     /// - Complexity: O(records × checks); allocates only per column, never per value.
     public static func evaluate(_ entity: BoundEntity, _ chunk: RecordChunk,
-                                _ context: EvaluationContext = EvaluationContext()) -> ChunkEvaluation {
+                                _ context: PassContext = PassContext()) -> ChunkEvaluation {
         let n = chunk.count
         var hits = [Hit]()
         var excluded = [Bool](repeating: false, count: n)
@@ -130,7 +133,7 @@ public enum ChunkEvaluator {
                                 hits.append(Hit(row: Int32(r), check: c32))
                             }
                         }
-                    case .unique, .structural, .keyed, .hook:
+                    case .unique, .structural, .keyed, .hook, .record:
                         break
                     }
                 }
@@ -142,6 +145,12 @@ public enum ChunkEvaluator {
                 }
             }
             evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result)
+        }
+        if !context.keysOnly {
+            for (ci, check) in entity.plan.checks.enumerated() {
+                guard case .record(let when, let assert) = check.test else { continue }
+                evaluateRecordRule(entity, chunk, ci, when, assert, excluded, &hits, &result)
+            }
         }
         if !context.keysOnly, !entity.hooks.isEmpty {
             for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: excluded) {
@@ -160,10 +169,39 @@ public enum ChunkEvaluator {
         return result
     }
 
+    /// Evaluates a rule over whole records: `when` selects the records, `assert` must hold.
+    /// A record whose inputs are missing or invalid is skipped, and counted as such.
+    private static func evaluateRecordRule(_ entity: BoundEntity, _ chunk: RecordChunk, _ ci: Int,
+                                           _ when: CompiledExpression?, _ assert: CompiledExpression,
+                                           _ excluded: [Bool], _ hits: inout [Hit], _ result: inout ChunkEvaluation) {
+        guard let assertColumns = entity.columns(of: assert), let whenColumns = when.map(entity.columns(of:)) ?? [] else {
+            return      // an input column the source lacks (tolerated by a columns: rule)
+        }
+        var skip = excluded
+        var skipped = 0
+        if let when {
+            for (r, o) in when.evaluate(chunk, columns: whenColumns, skip: excluded).enumerated() where !excluded[r] {
+                if o == .skipped { skipped += 1 }
+                if o != .true { skip[r] = true }
+            }
+        }
+        var evaluated = 0
+        for (r, o) in assert.evaluate(chunk, columns: assertColumns, skip: skip).enumerated() where !skip[r] {
+            switch o {
+            case .false:
+                evaluated += 1
+                hits.append(Hit(row: Int32(r), check: Int32(ci)))
+            case .true: evaluated += 1
+            case .skipped, .unknown: skipped += 1
+            }
+        }
+        result.recordCounts[ci] = (evaluated, skipped)
+    }
+
     /// Extracts keys for uniqueness and provided key sets, and checks references against the
     /// referenced entities' finished key sets.
     private static func evaluateKeys(_ entity: BoundEntity, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
-                                     _ typed: [Int: TypedColumn], _ context: EvaluationContext,
+                                     _ typed: [Int: TypedColumn], _ context: PassContext,
                                      _ hits: inout [Hit], _ result: inout ChunkEvaluation) {
         if context.buildProvidedKeys || context.keysOnly {
             result.providedKeys = entity.plan.providedKeys.map { KeyEncoder.column($0, typed, chunk, bytes) }

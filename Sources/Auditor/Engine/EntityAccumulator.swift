@@ -24,8 +24,10 @@ final class EntityAccumulator {
     private(set) var maxima: [Int: Double] = [:]
     /// Ordinals of violating records, kept only when cardinality findings may be added later.
     var violatingOrdinals = Set<Int>()
-    /// Evaluated counts of rules not counted per record (table rules, cardinality).
+    /// Evaluated counts of rules not counted per record (table rules, cardinality, record rules).
     var evaluatedOverride: [Int: Int] = [:]
+    /// Skipped counts of record rules (an input missing or invalid).
+    var skippedOverride: [Int: Int] = [:]
     var tracksOrdinals: Bool { !entity.plan.cardinality.isEmpty }
     /// Receives every violating record when set; its first error is kept in ``sinkError``.
     let sink: (any FindingSink)?
@@ -66,6 +68,11 @@ final class EntityAccumulator {
         recordsRead += chunk.count
         excluded += ev.excludedCount
         if buildsProvided { insertProvided(ev) }
+        for (ci, c) in ev.recordCounts {
+            let slot = entity.plan.checks[ci].slot
+            evaluatedOverride[slot, default: 0] += c.evaluated
+            skippedOverride[slot, default: 0] += c.skipped
+        }
         for (t, v) in ev.maxima { maxima[t] = max(maxima[t] ?? v, v) }
         for ref in ev.references where !ref.parents.isEmpty {
             var counts = childCounts[ref.keyRule] ?? []
@@ -138,7 +145,7 @@ final class EntityAccumulator {
                                summary: r.summaries.joined(separator: " and "),
                                evaluated: evaluatedOverride[slot] ?? (structural ? recordsRead : recordsRead - excluded),
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
-                               skipped: structural || evaluatedOverride[slot] != nil ? 0 : excluded,
+                               skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
                                definedAt: r.definedAt?.description)
         }
     }
@@ -196,6 +203,9 @@ enum FindingBuilder {
         let check = e.plan.checks[Int(hit.check)]
         let rule = e.plan.rules[check.slot]
         let attr = check.attribute.map { e.plan.attributes[$0] }
+        if case .record(let when, let assert) = check.test {
+            return recordFinding(e, chunk, row, check, rule, when, assert, location: loc, key: key)
+        }
         var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
         var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
         if let kr = e.plan.keyRules.first(where: { $0.check == Int(hit.check) }), kr.shape.attributes.count > 1 {
@@ -224,5 +234,30 @@ enum FindingBuilder {
         }
         return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name,
                        attribute: attr?.name, location: loc, key: key, value: value, message: message)
+    }
+
+    /// A record rule's finding: its value lists every input (`age=14, has_licence=true`), and
+    /// its message may name any attribute of the record.
+    static func recordFinding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ check: Check, _ rule: RuleInfo,
+                              _ when: CompiledExpression?, _ assert: CompiledExpression,
+                              location: RecordLocation, key: String?) -> Finding {
+        func text(_ a: Int) -> String? {
+            e.plan.attributes[a].sensitive ? mask : chunk.string(e.cell(chunk, attribute: a, row: row))
+        }
+        var names = [String]()
+        for name in (when?.inputs ?? []) + assert.inputs where !names.contains(name) { names.append(name) }
+        let values = names.map { name in
+            "\(name)=\(e.plan.attributes.firstIndex { $0.name == name }.flatMap(text) ?? "null")"
+        }.joined(separator: ", ")
+        let message = check.message.render { p in
+            if p == "values" { return values }
+            if p == "entity" { return e.plan.name }
+            if p == "key" { return key ?? "" }
+            if p == "location" { return location.description }
+            if let a = e.plan.attributes.firstIndex(where: { $0.name == p }) { return text(a) ?? "null" }
+            return check.parameters[p]
+        }
+        return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name, attribute: nil,
+                       location: location, key: key, value: values, message: message)
     }
 }

@@ -94,6 +94,8 @@ public struct Check: Sendable {
         case validator(any Validator)
         /// A Swift hook registered on the entity (index into its ``EntityHooks/ruleIDs``).
         case hook(Int)
+        /// A rule over the whole record (interproperty): `assert` must hold where `when` holds.
+        case record(when: CompiledExpression?, assert: CompiledExpression)
     }
 
     public var kind: String

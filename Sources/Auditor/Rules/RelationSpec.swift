@@ -10,6 +10,15 @@ public struct RuleOptions: Sendable {
     public init() {}
 }
 
+/// A rule over a whole record: `when:` makes it conditional, `assert:` must hold.
+public struct RecordRuleSpec: Sendable {
+    public var mark: ConfigMark
+    public var when: (text: String, node: ConfigNode)?
+    public var assert: (text: String, node: ConfigNode)
+    public var description: String?
+    public var options: RuleOptions
+}
+
 /// `unique: [a, b]` on an entity: a composite key (nulls excluded, as in SQL).
 public struct UniqueKeySpec: Sendable {
     public var attributes: [String]

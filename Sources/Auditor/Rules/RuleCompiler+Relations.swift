@@ -168,7 +168,8 @@ extension RuleCompiler {
     /// - Returns: The check's index.
     static func addCheck(_ plan: inout EntityPlan, id: String, kind: String, attribute: Int?, summary: String, code: Int,
                          options: RuleOptions, entity e: EntitySpec, mark: ConfigMark, catalog: MessageCatalog,
-                         defaultMessage: String, parameters: [String: String], into d: inout [Diagnostic]) -> Int {
+                         defaultMessage: String, parameters: [String: String], extraPlaceholders: Set<String> = [],
+                         into d: inout [Diagnostic]) -> Int {
         let slot: Int
         if let s = plan.rules.firstIndex(where: { $0.id == id }) {
             slot = s
@@ -194,7 +195,8 @@ extension RuleCompiler {
             d.append(Diagnostic(mark: options.messageMark ?? mark, message: error.message))
             template = (try? MessageTemplate(defaultMessage)) ?? (try? MessageTemplate("{rule}"))!   // "{rule}" parses
         }
-        let known = Set(params.keys).union(commonPlaceholders).union(["count", "problem", "column", "newest", "asOf", "attributes"])
+        let known = Set(params.keys).union(commonPlaceholders).union(extraPlaceholders)
+            .union(["count", "problem", "column", "newest", "asOf", "attributes"])
         for p in template.placeholders where !known.contains(p) {
             var m = "unknown placeholder '{\(p)}' in the message of '\(id)'"
             if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }

@@ -1,10 +1,14 @@
+import Foundation
+
 /// Turns a ``RulesSpec`` into an ``AuditPlan``: binds names, parses every constant once and
 /// reports every mistake against the rules file.
 public enum RuleCompiler {
     /// Compiles a parsed rules file.
     /// - Parameter catalog: Translated messages (`--locale`); English by default.
     /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
-    public static func compile(_ spec: RulesSpec, catalog: MessageCatalog = .english) throws -> AuditPlan {
+    ///   - now: The instant of `today()` and `now()` in expressions, seconds since 1970 (`--as-of`).
+    public static func compile(_ spec: RulesSpec, catalog: MessageCatalog = .english,
+                               now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
         var d = [Diagnostic]()
         var entities = [EntityPlan]()
         var seenIDs = [String: String]()     // rule id → entity, ids are global
@@ -19,6 +23,9 @@ public enum RuleCompiler {
             entities.append(plan)
         }
         compileRelations(spec, &entities, catalog: catalog, into: &d)
+        for (i, e) in spec.entities.enumerated() {
+            compileRecordRules(e, &entities[i], catalog: catalog, now: now, into: &d)
+        }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
     }

@@ -13,6 +13,13 @@ extension RulesFileParser {
                 }
             } catch { d.append(error) }
         }
+        if let r = map["rules"] {
+            do {
+                for item in try r.sequence("rules") {
+                    if let rule = parseRecordRule(item, into: &d) { e.recordRules.append(rule) }
+                }
+            } catch { d.append(error) }
+        }
         if let n = map["rowCount"] { e.tableRules.rowCount = parseRowCount(n, into: &d) }
         if let n = map["columns"] { e.tableRules.columns = parseColumns(n, into: &d) }
         if let n = map["freshness"] { e.tableRules.freshness = parseFreshness(n, into: &d) }
@@ -43,6 +50,29 @@ extension RulesFileParser {
         }
         o.threshold = parseThreshold(map, into: &d)
         return o
+    }
+
+    /// `- { id: person.licence_age, when: has_licence, assert: age >= 16, message: ... }`.
+    private func parseRecordRule(_ node: ConfigNode, into d: inout [Diagnostic]) -> RecordRuleSpec? {
+        let map: ConfigMapping
+        do { map = try node.mapping("a record rule") } catch { d.append(error); return nil }
+        d += map.unknownKeys(allowed: ["when", "assert"] + Self.ruleOptionKeys, context: "a record rule")
+        guard let a = map["assert"] else {
+            d.append(node.error("a record rule needs 'assert:', a condition every record must meet (for example 'age >= 16')"))
+            return nil
+        }
+        do throws(Diagnostic) {
+            let assert = (try a.string("assert"), a)
+            var when: (String, ConfigNode)?
+            if let w = map["when"] { when = (try w.string("when"), w) }
+            var description: String?
+            if let text = map["description"] { description = try text.string("description") }
+            return RecordRuleSpec(mark: node.mark, when: when, assert: assert, description: description,
+                                  options: parseRuleOptions(map, into: &d))
+        } catch {
+            d.append(error)
+            return nil
+        }
     }
 
     /// `unique: [a, b]` (one key), `unique: [[a, b], [c]]` (several), or

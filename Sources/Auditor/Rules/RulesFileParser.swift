@@ -13,7 +13,7 @@ public struct RulesFileParser {
     static let topKeys = ["version", "description", "sources", "entities"]
     static let sourceKeys = ["path", "format", "description"]
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
-                             "relationships", "rowCount", "columns", "freshness"] + thresholdKeys
+                             "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
     static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }

@@ -44,6 +44,8 @@ public struct EntitySpec: Sendable {
     /// Composite unique keys.
     public var uniqueKeys: [UniqueKeySpec] = []
     public var relationships: [RelationshipSpec] = []
+    /// Rules over whole records (interproperty rules).
+    public var recordRules: [RecordRuleSpec] = []
     public var tableRules = TableRulesSpec()
 }
 

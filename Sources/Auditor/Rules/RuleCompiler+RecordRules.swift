@@ -1,0 +1,33 @@
+/// Compilation of rules over whole records (`rules:` with `when:` and `assert:`).
+extension RuleCompiler {
+    static func compileRecordRules(_ e: EntitySpec, _ plan: inout EntityPlan, catalog: MessageCatalog, now: Int64,
+                                   into d: inout [Diagnostic]) {
+        let attributes = plan.attributes.map { ExpressionAttribute(name: $0.name, type: $0.type) }
+        for (i, rule) in e.recordRules.enumerated() {
+            var when: CompiledExpression?
+            let assert: CompiledExpression
+            do throws(Diagnostic) {
+                if let w = rule.when {
+                    when = try ExpressionCompiler.compile(w.text, mark: w.node.mark, attributes: attributes, now: now)
+                }
+                assert = try ExpressionCompiler.compile(rule.assert.text, mark: rule.assert.node.mark,
+                                                        attributes: attributes, now: now)
+            } catch {
+                d.append(error)
+                continue
+            }
+            let id = rule.options.id ?? "\(e.idPrefix).rules.\(i + 1)"
+            let summary = rule.description ?? (when.map { "when \($0.source): \(assert.source)" } ?? assert.source)
+            var params = ["assert": assert.source]
+            if let when { params["when"] = when.source }
+            // Every attribute may be named in the message: it is replaced by the record's value.
+            var known = Set(plan.attributes.map(\.name))
+            known.insert("values")
+            let ci = addCheck(&plan, id: id, kind: "record", attribute: nil, summary: summary, code: 1550,
+                              options: rule.options, entity: e, mark: rule.mark, catalog: catalog,
+                              defaultMessage: "The record does not satisfy '{assert}': {values}.",
+                              parameters: params, extraPlaceholders: known, into: &d)
+            plan.checks[ci].test = .record(when: when, assert: assert)
+        }
+    }
+}
