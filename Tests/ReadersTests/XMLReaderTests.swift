@@ -363,3 +363,42 @@ import Testing
         #expect(e2?.diagnostics.count == 2)
     }
 }
+
+/// Readers on several threads at once: the line hook and the current-reader pointer are per
+/// thread, so every reader must get exactly the records (and lines past 65535) it gets alone.
+@Suite struct XMLConcurrencyTests {
+    @Test func concurrentReadersAgreeWithASequentialOne() throws {
+        var xml = "<?xml version=\"1.0\"?>\n<people>\n"
+        for i in 0 ..< 24_000 {
+            xml += "  <person id=\"\(i)\">\n    <name>n\(i)</name>\n  </person>\n"
+        }
+        xml += "</people>\n"
+        let path = try XMLTest.write(xml)
+        let expected = try ReaderConformance.readAll(XMLTest.reader(path, record: "person", fields: ["id", "name"]),
+                                                     chunkSize: 1000)
+        #expect(expected.count == 24_000)
+        #expect(expected.last?.location == Int64(3 + 23_999 * 3))
+        let results = Results(count: 8)
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            do {
+                let reader = try XMLTest.reader(path, record: "person", fields: ["id", "name"])
+                results.set(i, try ReaderConformance.readAll(reader, chunkSize: [1, 7, 100, 4096][i % 4]))
+            } catch {
+                Issue.record("reader \(i): \(error)")
+            }
+        }
+        for i in 0 ..< 8 {
+            #expect(results.get(i) == expected, "reader \(i)")
+        }
+    }
+
+    /// One slot per reader, written once each from its own thread.
+    final class Results: @unchecked Sendable {
+        // @unchecked: every access holds `lock`.
+        private let lock = NSLock()
+        private var slots: [[DecodedRecord]]
+        init(count: Int) { slots = Array(repeating: [], count: count) }
+        func set(_ i: Int, _ records: [DecodedRecord]) { lock.withLock { slots[i] = records } }
+        func get(_ i: Int) -> [DecodedRecord] { lock.withLock { slots[i] } }
+    }
+}

@@ -25,7 +25,7 @@ import Darwin
 /// gzip file is not transparently inflated. A process-global external-entity loader that
 /// refuses every load is installed the first time a reader opens (thread-safe, once). A
 /// reference to a DTD entity, a refused load, or any libxml2 error stops the reading with
-/// `.malformedInput` at `file:line:column`, after the chunks completed before it.
+/// `.malformedInput` at `file:line[:column]`, after the chunks completed before it.
 public final class XMLReader: RecordReader {
     public let schema: Schema
     public var locationStyle: LocationStyle { .line }
