@@ -207,14 +207,21 @@ static int finish_configuration(AXMLReader *r) {
     r->field_match = calloc((size_t)(max_steps + 1) * nf, 1);
     r->from_fallback = calloc(nf, 1);
     r->last_item = calloc(nf, sizeof(int32_t));
-    if (r->field_match == NULL || r->from_fallback == NULL || r->last_item == NULL) return -1;
-    if (r->nrecord_steps == 0) return -1;
+    if (r->field_match == NULL || r->from_fallback == NULL || r->last_item == NULL) {
+        axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
+        return -1;
+    }
+    if (r->nrecord_steps == 0) {
+        axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "no record element was configured");
+        return -1;
+    }
     return 0;
 }
 
 static int prepare_batch(AXMLReader *r, int32_t max_records) {
     int32_t cap = max_records < 1 ? 1 : (max_records > AXML_MAX_BATCH ? AXML_MAX_BATCH : max_records);
     size_t nf = r->nfields > 0 ? (size_t)r->nfields : 1;
+    if ((size_t)cap * nf > AXML_MAX_CELLS) cap = (int32_t)(AXML_MAX_CELLS / nf > 0 ? AXML_MAX_CELLS / nf : 1);
     size_t ncells = nf * (size_t)cap;
     if (ncells > r->capcells) {
         AXMLCell *p = realloc(r->cells, ncells * sizeof(AXMLCell));

@@ -20,9 +20,11 @@
  * (fetch and apply DTDs), XINCLUDE, NOENT (substitutes entities, the XXE door). */
 #define AXML_PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES)
 
-/* A batch never holds more records than this, whatever the caller asks (a chunk may hold
- * fewer records than asked for; see RecordReader). */
+/* A batch never holds more records than this, nor more cells than AXML_MAX_CELLS (64 MiB of
+ * cells, for schemas with many fields), whatever the caller asks: a chunk may hold fewer
+ * records than asked for (see RecordReader). */
 #define AXML_MAX_BATCH 65536
+#define AXML_MAX_CELLS (1 << 22)
 
 /* How an error found by the parser (which runs ahead of the nodes the reader delivers)
  * becomes a clean cut: the nodes parsed before it are still delivered, so every record that
