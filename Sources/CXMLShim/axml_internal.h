@@ -1,0 +1,145 @@
+/* Private to CXMLShim: the reader's state, shared by its .c files. Includes libxml2, so it
+ * must never be reachable from the public header (see include/CXMLShim.h). */
+#ifndef AUDITOR_AXML_INTERNAL_H
+#define AUDITOR_AXML_INTERNAL_H
+
+#include "CXMLShim.h"
+
+#include <libxml/xmlversion.h>
+#include <libxml/globals.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+
+#include <stdint.h>
+
+/* XML_PARSE_NONET and XML_PARSE_BIG_LINES only (CONVENTIONS.md rule 6). Never HUGE (it lifts
+ * libxml2's entity-amplification, depth and text-size limits), DTDLOAD / DTDATTR / DTDVALID
+ * (fetch and apply DTDs), XINCLUDE, NOENT (substitutes entities, the XXE door). */
+#define AXML_PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES)
+
+/* A batch never holds more records than this, nor more cells than AXML_MAX_CELLS (64 MiB of
+ * cells, for schemas with many fields), whatever the caller asks: a chunk may hold fewer
+ * records than asked for (see RecordReader). */
+#define AXML_MAX_BATCH 65536
+#define AXML_MAX_CELLS (1 << 22)
+
+/* How an error found by the parser (which runs ahead of the nodes the reader delivers)
+ * becomes a clean cut: the nodes parsed before it are still delivered, so every record that
+ * ended before the error reaches the batch, and nothing after it does. Element nodes carry
+ * two flags next to their line in `psvi` (see node_hook): */
+#define AXML_OPEN_AT_ERROR 1  /* the element was open when the error happened: incomplete */
+#define AXML_AFTER_ERROR 2    /* the node was created after the error */
+#define AXML_FLAG_BITS 2
+
+typedef struct {
+    const xmlChar *local; /* interned in the reader's dictionary: compared by pointer */
+    xmlChar *ns;          /* namespace URI (owned), or NULL for any namespace */
+} Step;
+
+typedef struct {
+    int kind;
+    int nsteps, capsteps;
+    Step *steps;         /* element steps below the record element */
+    int has_attr;
+    Step attr;           /* a final attribute step */
+    int has_fallback;
+    Step fallback;       /* default mapping: the record's attribute of the same name */
+} Field;
+
+enum { CAP_CELL = 0, CAP_ITEM = 1, CAP_MAP = 2 };
+
+/* A value being collected: the text of an element (and its descendants) until it ends. */
+typedef struct {
+    int role;       /* CAP_CELL: text of cell `field`; CAP_ITEM: text of item `item`; CAP_MAP */
+    int field;
+    int depth;      /* absolute depth of the element; the capture ends with it */
+    int32_t item;
+    int64_t off;    /* the bytes so far: arena[off ..< off + len] */
+    int64_t len;
+} Capture;
+
+struct AXMLReader {
+    xmlTextReaderPtr reader;
+    int fd;
+    int io_errno;
+    int64_t bytes_read;
+    int64_t refused;
+
+    /* configuration */
+    int record_anywhere;
+    int nrecord_steps, caprecord_steps;
+    Step *record_steps;
+    int nfields, capfields;
+    Field *fields;
+    int max_steps;
+
+    /* parse state (persists across batches) */
+    int configured;
+    int in_record;
+    int record_depth;
+    uint8_t *record_prefix;   /* record_prefix[d]: the ancestors at depth 0...d match the path */
+    int caprecord_prefix;
+    uint8_t *field_match;     /* (max_steps + 1) x nfields: field path prefix matched at depth */
+    uint8_t *from_fallback;   /* per field of the current record: value came from the fallback */
+    int32_t *last_item;       /* per field of the current record: last item of its composite */
+    Capture *captures;
+    int ncaptures, capcaptures;
+    int finished;             /* 0, or the final AXML_STATUS_END / AXML_STATUS_ERROR */
+    int error_pending;        /* the parser reported an error ahead of the nodes delivered */
+    int delivery_error;       /* the loop stopped at a delivered node (entity, memory...) */
+    /* the last node the reader delivered, to resume from with the tree walker */
+    xmlNodePtr last_node;
+    int last_descends;        /* it was the start of an element with content to come */
+    int last_depth;
+    xmlNodePtr root;          /* the first element created: the document's root element */
+    /* the tree walker (see walk_step) */
+    int walking;
+    xmlNodePtr walk_node;
+    int walk_descends;
+    int walk_depth;
+
+    /* the batch */
+    AXMLBatch batch;
+    AXMLCell *cells;
+    size_t capcells;
+    int64_t *lines;
+    size_t caplines;
+    uint8_t *arena;
+    int64_t arena_len, arena_cap;
+    AXMLItem *items;
+    int32_t nitems, capitems;
+
+    AXMLError error;
+};
+
+/* AXMLSafety.c: process-wide setup, the per-thread current reader, lines, errors. */
+extern _Thread_local AXMLReader *axml_current;
+void axml_setup(void);
+void axml_install_hook(xmlRegisterNodeFunc *saved_hook, xmlRegisterNodeFunc *saved_previous);
+void axml_remove_hook(xmlRegisterNodeFunc saved_hook, xmlRegisterNodeFunc saved_previous);
+void axml_on_libxml_error(void *arg, xmlErrorPtr e);
+int64_t axml_node_line(xmlNodePtr node);
+void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static inline intptr_t axml_node_flags(xmlNodePtr node) {
+    return (intptr_t)node->psvi & ((1 << AXML_FLAG_BITS) - 1);
+}
+
+/* AXMLRecords.c: the per-node work. */
+enum { AXML_EV_START = 0, AXML_EV_EMPTY = 1, AXML_EV_END = 2, AXML_EV_OTHER = 3 };
+/* Returns 0 to go on, 1 to stop the batch with an error. */
+int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth);
+void axml_walk_begin(AXMLReader *r);
+int axml_walk_step(AXMLReader *r, xmlNodePtr *node, int *event, int *depth);
+
+/* AXMLReader.c */
+int axml_grow(void **buffer, size_t element, int64_t *capacity, int64_t needed);
+int axml_grow_int(void **buffer, size_t element, int *capacity, int needed);
+
+#endif
