@@ -2,9 +2,9 @@ import Auditor
 
 /// The readers that ship with auditor.
 public enum StandardReaders {
-    /// A registry with every built-in reader: CSV (`.csv`, `.tsv`) and SQLite (`.sqlite`,
+    /// A registry with every built-in reader: CSV (`.csv`, `.tsv`), XML (`.xml`) and SQLite (`.sqlite`,
     /// `.sqlite3`, `.db`). Register more with ``ReaderRegistry/register(_:)``.
     public static var registry: ReaderRegistry {
-        ReaderRegistry([CSVReader.factory, SQLiteReader.factory])
+        ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory])
     }
 }
