@@ -61,10 +61,6 @@ enum CSVFixture {
     }
 }
 
-/// A record for `expected:` lists.
-func rec(_ line: Int64, _ values: String?..., issues: [String] = []) -> DecodedRecord {
-    DecodedRecord(location: line, values: values, issues: issues)
-}
 
 @Suite struct CSVReaderTests {
     @Test func plainRecordsCarryTheirLines() throws {

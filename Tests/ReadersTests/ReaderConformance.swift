@@ -13,6 +13,11 @@ struct DecodedRecord: Equatable, CustomStringConvertible {
     var description: String { "@\(location) \(values.map { $0.map { "'\($0)'" } ?? "nil" }) \(issues)" }
 }
 
+/// `DecodedRecord` shorthand for `expected:` lists: `rec(3, "1", nil, "x")`.
+func rec(_ line: Int64, _ values: String?..., issues: [String] = []) -> DecodedRecord {
+    DecodedRecord(location: line, values: values, issues: issues)
+}
+
 /// The reader conformance suite (STYLE.md "Tests"): every reader must pass it.
 enum ReaderConformance {
     static let chunkSizes = [1, 2, 7, 4096]

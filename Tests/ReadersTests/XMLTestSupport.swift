@@ -66,10 +66,6 @@ enum XMLTest {
     }
 }
 
-/// `DecodedRecord` shorthand: `rec(3, "1", nil, "x")`.
-func rec(_ line: Int64, _ values: String?..., issues: [String] = []) -> DecodedRecord {
-    DecodedRecord(location: line, values: values, issues: issues)
-}
 
 /// A tiny YAML-like tree for building `ConfigNode`s in tests; every node gets its own line
 /// (in depth-first order), so diagnostics can be checked for their location.
