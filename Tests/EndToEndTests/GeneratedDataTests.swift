@@ -45,7 +45,7 @@ enum GeneratedData {
         let process = Process()
         process.executableURL = python3
         process.arguments = [script.path, "--rows", String(rows), "--seed", String(seed),
-                             "--formats", "csv,sqlite", "--out", out.path]
+                             "--formats", "csv,xml,sqlite", "--out", out.path]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
@@ -58,7 +58,7 @@ enum GeneratedData {
         guard process.terminationStatus == 0 else {
             return .failure(.init(description: "gen.py exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))"))
         }
-        for name in ["people.csv", "people.sqlite", "expected.json"]
+        for name in ["people.csv", "people.xml", "people.sqlite", "expected.json"]
         where !FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path) {
             return .failure(.init(description: "gen.py wrote no \(name) in \(out.path)"))
         }
@@ -76,7 +76,8 @@ struct GeneratedDataTests {
         var testDescription: String { format }
     }
 
-    static let exports = [Export(file: "people.csv", format: "csv"), Export(file: "people.sqlite", format: "sqlite")]
+    static let exports = [Export(file: "people.csv", format: "csv"), Export(file: "people.xml", format: "xml"),
+                           Export(file: "people.sqlite", format: "sqlite")]
 
     @Test("Counts equal expected.json counts_by_format", arguments: exports)
     func countsMatchGenerator(_ export: Export) throws {
