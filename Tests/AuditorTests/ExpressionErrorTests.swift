@@ -67,6 +67,7 @@ struct ExpressionErrorTests {
         ("age > 1.", "14:23: invalid number '1.'; write digits after the '.'"),
         ("age > 12abc", "14:23: invalid number '12abc'"),
         ("age > 1 # comment", "14:25: unexpected character '#'"),
+        ("naïve == ''", "14:19: unexpected character 'ï'; write a name with other characters in backquotes, e.g. `Straße`"),
         ("(age > 1", "14:17: '(' is not closed; add ')'"),
         ("(age > 1 name", "14:26: expected ')' to close '(', found 'name'"),
         ("len(name > 1", "14:17: the argument list of 'len' is not closed; add ')'"),

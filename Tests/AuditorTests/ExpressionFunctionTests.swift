@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Auditor
 
@@ -117,5 +118,30 @@ struct ExpressionFunctionTests {
         #expect(try F.values("addYears(birthday, 1)", rows) == ["2001-02-28", "2001-02-28", "1970-07-20"])
         #expect(try F.values("created_at < datetime(addDays(birthday, 366))", rows) == ["true", "false", "true"])
         #expect(try F.values("yearsBetween(birthday, today())", rows) == ["24", "24", "54"])
+    }
+
+    /// docs/expressions.md documents every function with a signature (`name(`).
+    @Test func everyFunctionIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/expressions.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for name in ExpressionFunctions.names {
+            #expect(text.contains("`\(name)("), "docs/expressions.md does not document '\(name)'")
+        }
+    }
+
+    @Test func documentedExamplesHold() throws {
+        for example in ["upper(\"straße\") == \"STRASSE\"", "len(\"Jürgen\") == 6", "trim(\"  a b \") == \"a b\"",
+                        "matches(\"ann@example.com\", r\"[^@]+@[^@]+\\.[a-z]{2,}\")", "number(\"12.50\") == 12.5",
+                        "round(1.2345, 2) == 1.23", "round(1250, -2) == 1300", "floor(-1.5) == -2", "ceil(-1.5) == -1",
+                        "month(date(\"2024-02-29\")) == 2", "yearsBetween(date(\"2000-02-29\"), date(\"2001-02-28\")) == 0",
+                        "daysBetween(date(\"2024-02-28\"), date(\"2024-03-01\")) == 2",
+                        "addDays(date(\"2023-02-28\"), 1) == date(\"2023-03-01\")",
+                        "addMonths(date(\"2024-01-31\"), 1) == date(\"2024-02-29\")",
+                        "addYears(date(\"2024-02-29\"), 1) == date(\"2025-02-28\")",
+                        "date(datetime(\"2024-03-01T01:00:00+02:00\")) == date(\"2024-02-29\")",
+                        "'Z' < 'a'", "if(\"US\" == \"US\", 21, 18) == 21", "present(\" \")", "abs(-2.5) == 2.5"] {
+            #expect(try F.outcome(example) == .true, "\(example)")
+        }
     }
 }

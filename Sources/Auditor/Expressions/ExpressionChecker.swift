@@ -172,8 +172,7 @@ struct ExpressionChecker {
         case .divide: m = "cannot divide \(l) by \(r)"
         case .remainder: m = "cannot take the remainder of \(l) divided by \(r)"
         }
-        let temporal: Set<String> = ["date", "datetime"]
-        if temporal.contains(l.description) || temporal.contains(r.description) {
+        if [l, r].contains(.date) || [l, r].contains(.datetime) {
             m += op == .subtract && l == r ? "; use daysBetween(a, b) for the days between two dates"
                                            : "; use addDays(d, n), addMonths(d, n) or addYears(d, n) to move a date"
         }
@@ -186,7 +185,7 @@ struct ExpressionChecker {
         }
         guard a.type == b.type, let anyNode = a.node.anyNode, let node = anyNode.comparison(op, b.node) else {
             var m = "cannot compare \(a.type) with \(b.type)"
-            if Set([a.type, b.type].map(\.description)) == ["date", "datetime"] {
+            if [a.type, b.type].contains(.date), [a.type, b.type].contains(.datetime) {
                 m += "; convert the datetime with date(…) first (its UTC date)"
             }
             throw Failure(offset: offset, message: m)

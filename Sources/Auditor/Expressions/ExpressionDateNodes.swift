@@ -16,7 +16,7 @@ struct DatePartNode: ExpressionNode {
                 let w = (Int(d) + 3) % 7
                 return Double((w < 0 ? w + 7 : w) + 1)
             }
-            let c = CalendarMath.civil(fromDays: Int(d))
+            let c = TemporalMath.civil(d)
             switch part {
             case .year: return Double(c.year)
             case .month: return Double(c.month)
@@ -115,8 +115,19 @@ struct DateDifferenceNode: ExpressionNode {
                 x == DateColumn.null || y == DateColumn.null ? .nan : Double(Int(y) - Int(x))
             })
         case .years:
-            return NumberColumn(values: Rows.zip(a, b) { x, y in
-                x == DateColumn.null || y == DateColumn.null ? .nan : Double(TemporalMath.completedYears(from: x, to: y))
+            // An explicit loop: as a closure the calendar arithmetic is not inlined into the row loop.
+            let n = min(a.count, b.count)
+            return NumberColumn(values: [Double](unsafeUninitializedCapacity: n) { out, count in
+                a.withUnsafeBufferPointer { a in
+                    b.withUnsafeBufferPointer { b in
+                        for i in 0 ..< n {
+                            let (x, y) = (a[i], b[i])
+                            out.initializeElement(at: i, to: x == DateColumn.null || y == DateColumn.null
+                                                  ? .nan : Double(TemporalMath.completedYears(from: x, to: y)))
+                        }
+                    }
+                }
+                count = n
             })
         }
     }
@@ -152,8 +163,8 @@ enum TemporalMath {
     /// completes its year on Mar 1 in non-leap years. Negative when `b` is before `a`.
     @inline(__always)
     static func completedYears(from a: Int32, to b: Int32) -> Int {
-        let x = CalendarMath.civil(fromDays: Int(a))
-        let y = CalendarMath.civil(fromDays: Int(b))
+        let x = civil(a)
+        let y = civil(b)
         let early = y.month < x.month || (y.month == x.month && y.day < x.day)
         return y.year - x.year - (early ? 1 : 0)
     }

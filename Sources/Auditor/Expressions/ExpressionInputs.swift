@@ -1,8 +1,9 @@
 /// Loads the attribute columns an expression reads from a chunk into typed columns.
 ///
-/// Classification is ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)``, the same pass property
-/// rules use, so "missing", "type-invalid" and the parsed values mean exactly what they mean
-/// for `required` and `type` checks.
+/// "Missing", "type-invalid" and the parsed values mean exactly what they mean for `required`
+/// and `type` checks: columns with typed cells (SQLite INTEGER, REAL, BLOB) and string
+/// columns go through ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)``, the pass property rules
+/// use; columns of text and missing cells take a one-pass path with the same parsers.
 enum ExpressionInputs {
     /// Loads one input column and marks the rows the expression must skip because of it.
     /// - Parameters:
@@ -16,6 +17,9 @@ enum ExpressionInputs {
     /// - Complexity: O(rows); parses each value once.
     static func load(_ type: ValueType, column: [Cell], chunk: RecordChunk, bytes: UnsafeBufferPointer<UInt8>,
                      skip: [Bool], missingIsNull: Bool, skipped: inout [Bool]) -> any ExpressionColumn {
+        if let fast = textOnly(type, column, bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped) {
+            return fast
+        }
         let n = column.count
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
@@ -47,26 +51,105 @@ enum ExpressionInputs {
         }
     }
 
-    /// Text cells point into the chunk's bytes (shared, not copied); the rare typed cell in a
-    /// string attribute (an SQLite INTEGER in a TEXT column) gets its canonical text appended.
-    private static func strings(_ column: [Cell], _ state: [UInt8], _ chunk: RecordChunk) -> StringColumn {
+    /// A column holding only text and missing cells (CSV, XML, SQLite TEXT), in one pass with
+    /// the parsers `classify` applies to text: ``ByteParsers`` for numbers and booleans, and
+    /// ``TemporalText`` (equal to ``ByteParsers`` by test, several times faster) for dates and
+    /// date-times, which take most of an inter-property rule's time. `nil` for string columns
+    /// and when another storage class occurs; the caller then classifies as usual (rows already
+    /// marked in `skipped` are rows that classification marks too, so stopping half-way is
+    /// harmless).
+    private static func textOnly(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>, skip: [Bool],
+                                 missingIsNull: Bool, skipped: inout [Bool]) -> (any ExpressionColumn)? {
         let n = column.count
-        var result = StringColumn(storage: chunk.bytes, starts: [Int](repeating: 0, count: n),
-                                  lengths: [Int32](repeating: -1, count: n))
-        for r in 0 ..< n where state[r] == ChunkEvaluator.Classified.valid {
-            let cell = column[r]
-            switch cell.tag {
-            case .text, .blob:
-                result.starts[r] = Int(cell.payload)
-                result.lengths[r] = cell.length
-            default:
-                let text = Array((chunk.string(cell) ?? "").utf8)
-                result.starts[r] = result.storage.count
-                result.storage += text
-                result.lengths[r] = Int32(truncatingIfNeeded: text.count)
+        guard skip.count == n, skipped.count == n else { return nil }
+        switch type {
+        case .string:
+            return nil
+        case .integer, .decimal:
+            var values = [Double](repeating: .nan, count: n)
+            let ok = type == .integer
+                ? parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
+                    let p = ByteParsers.integer(t)
+                    return p.valid ? Double(p.value) : nil
+                }
+                : parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
+                    let p = ByteParsers.decimal(t)
+                    return p.valid ? p.value : nil
+                }
+            return ok ? NumberColumn(values: values) : nil
+        case .boolean:
+            var values = [UInt8](repeating: BoolColumn.unknown, count: n)
+            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
+                ByteParsers.boolean(t).map { $0 ? 1 : 0 }
+            }
+            return ok ? BoolColumn(values: values) : nil
+        case .date:
+            var values = [Int32](repeating: DateColumn.null, count: n)
+            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { TemporalText.date($0) }
+            return ok ? DateColumn(values: values) : nil
+        case .datetime:
+            var values = [Int64](repeating: DatetimeColumn.null, count: n)
+            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { TemporalText.datetime($0) }
+            return ok ? DatetimeColumn(values: values) : nil
+        }
+    }
+
+    /// One pass over a column of text and missing cells: parsed values, skips for excluded
+    /// rows, unparsable text and (unless `missingIsNull`) missing cells. False when a cell of
+    /// another storage class occurs. All counts are equal (checked by the caller).
+    @inline(__always)
+    private static func parse<T>(_ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>, _ skip: [Bool], _ missingIsNull: Bool,
+                                 _ skipped: inout [Bool], _ values: inout [T],
+                                 _ parser: (UnsafeBufferPointer<UInt8>) -> T?) -> Bool {
+        column.withUnsafeBufferPointer { cells in
+            skip.withUnsafeBufferPointer { skip in
+                skipped.withUnsafeMutableBufferPointer { skipped in
+                    values.withUnsafeMutableBufferPointer { values in
+                        for r in 0 ..< cells.count {
+                            let cell = cells[r]
+                            if skip[r] {
+                                skipped[r] = true
+                            } else if cell.tag == .text {
+                                let text = UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
+                                if let v = parser(text) { values[r] = v } else { skipped[r] = true }
+                            } else if cell.tag == .missing {
+                                if !missingIsNull { skipped[r] = true }
+                            } else {
+                                return false
+                            }
+                        }
+                        return true
+                    }
+                }
             }
         }
-        return result
+    }
+
+    /// Text cells point into the chunk's bytes (shared, not copied). When a typed cell occurs
+    /// in a string attribute (an SQLite INTEGER in a TEXT column), the rows' texts are copied
+    /// into fresh storage instead, the typed cells as their canonical text.
+    private static func strings(_ column: [Cell], _ state: [UInt8], _ chunk: RecordChunk) -> StringColumn {
+        let n = column.count
+        let valid = ChunkEvaluator.Classified.valid
+        let shared = (0 ..< n).allSatisfy { state[$0] != valid || column[$0].tag == .text || column[$0].tag == .blob }
+        if shared {
+            var result = StringColumn(storage: chunk.bytes, starts: [Int](repeating: 0, count: n),
+                                      lengths: [Int32](repeating: -1, count: n))
+            for r in 0 ..< n where state[r] == valid {
+                result.starts[r] = Int(column[r].payload)
+                result.lengths[r] = column[r].length
+            }
+            return result
+        }
+        var out = StringColumnBuilder(capacity: n)
+        for r in 0 ..< n {
+            if state[r] == valid {
+                out.append(contentsOf: (chunk.string(column[r]) ?? "").utf8)
+            } else {
+                out.append(nil)
+            }
+        }
+        return out.column
     }
 
     /// The column type an attribute of a declared type loads as.

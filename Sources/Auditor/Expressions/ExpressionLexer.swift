@@ -118,7 +118,9 @@ struct ExpressionLexer {
         case 0x7C where peek(1) == 0x7C:
             throw Failure(offset: i, message: "'||' is not an operator; use 'or'")
         default:
-            throw Failure(offset: i, message: "unexpected character '\(scalar(at: i))'")
+            var m = "unexpected character '\(scalar(at: i))'"
+            if b >= 0x80 { m += "; write a name with other characters in backquotes, e.g. `Straße`" }
+            throw Failure(offset: i, message: m)
         }
     }
 

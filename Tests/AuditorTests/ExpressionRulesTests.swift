@@ -5,8 +5,8 @@ private typealias F = ExpressionFixture
 
 /// The two inter-property rules of `../shared/bench/rules.md`, written in the expression
 /// language, against an independent reading of their definitions.
-@Suite("Expression benchmark rules")
-struct ExpressionBenchmarkRuleTests {
+@Suite("Expression rules of the benchmark")
+struct ExpressionRulesTests {
     /// A rule as the engine will run it: violated when `when` is true (or absent) and `assert`
     /// is false; skipped when either part skips.
     enum Verdict: Equatable { case pass, violated, skipped }
