@@ -8,9 +8,9 @@ extension RuleCompiler {
             let assert: CompiledExpression
             do throws(Diagnostic) {
                 if let w = rule.when {
-                    when = try ExpressionCompiler.compile(w.text, mark: w.node.mark, attributes: attributes, now: now)
+                    when = try ExpressionCompiler.compile(w.text, mark: start(w.node), attributes: attributes, now: now)
                 }
-                assert = try ExpressionCompiler.compile(rule.assert.text, mark: rule.assert.node.mark,
+                assert = try ExpressionCompiler.compile(rule.assert.text, mark: start(rule.assert.node),
                                                         attributes: attributes, now: now)
             } catch {
                 d.append(error)
@@ -29,5 +29,12 @@ extension RuleCompiler {
                               parameters: params, extraPlaceholders: known, into: &d)
             plan.checks[ci].test = .record(when: when, assert: assert)
         }
+    }
+
+    /// Where an expression's text starts (inside the quotes of a quoted scalar).
+    private static func start(_ node: ConfigNode) -> ConfigMark {
+        var mark = node.mark
+        mark.column = node.column(ofOffset: 0)
+        return mark
     }
 }
