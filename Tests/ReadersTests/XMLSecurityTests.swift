@@ -338,7 +338,9 @@ import Testing
         let field = axml_add_field(handle, Int32(AXML_KIND_TEXT))
         #expect(axml_set_field_attribute(handle, field, nil, "line") == 0)
         if portable { axml_use_portable_lines(handle) }
-        #expect(axml_uses_node_hook(handle) == (portable ? 1 : 0), "libxml2 \(axml_runtime_version())")
+        // the fast way is expected wherever the reader layout is known (libxml2 2.7...2.11)
+        let fast = !portable && axml_runtime_version() < 21200
+        #expect(axml_uses_node_hook(handle) == (fast ? 0 : 1), "libxml2 \(axml_runtime_version())")
         var records = 0
         var wrong = [String]()
         while true {
