@@ -15,8 +15,87 @@ static inline int step_matches(const Step *s, const xmlChar *name, const xmlNs *
     return ns != NULL && ns->href != NULL && xmlStrEqual(ns->href, s->ns);
 }
 
-static int arena_reserve(AXMLReader *r, int64_t extra) {
-    if (axml_grow((void **)&r->arena, 1, &r->arena_cap, r->arena_len + extra)) {
+static inline uint32_t index_slot(const NameIndex *index, const xmlChar *name) {
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 40) & index->mask;
+}
+
+static int index_build(NameIndex *index, int count, const xmlChar *const *keys, const int *fields) {
+    index->mask = 0;
+    index->keys = NULL;
+    index->fields = NULL;
+    if (count == 0) return 0;
+    uint32_t slots = 4;
+    while (slots < (uint32_t)count * 2) slots *= 2;
+    index->keys = calloc(slots, sizeof *index->keys);
+    index->fields = calloc(slots, sizeof *index->fields);
+    if (index->keys == NULL || index->fields == NULL) return -1;
+    index->mask = slots - 1;
+    for (int i = 0; i < count; i++) { /* in field order along each probe run */
+        uint32_t h = index_slot(index, keys[i]);
+        while (index->keys[h] != NULL) h = (h + 1) & index->mask;
+        index->keys[h] = keys[i];
+        index->fields[h] = fields[i];
+    }
+    return 0;
+}
+
+static void index_free(NameIndex *index) {
+    free(index->keys);
+    free(index->fields);
+    index->keys = NULL;
+    index->fields = NULL;
+}
+
+int axml_build_indexes(AXMLReader *r) {
+    int nf = r->nfields;
+    const xmlChar **keys = calloc((size_t)(nf > 0 ? nf : 1), sizeof *keys);
+    int *fields = calloc((size_t)(nf > 0 ? nf : 1), sizeof *fields);
+    r->level_index = calloc((size_t)r->max_steps + 1, sizeof *r->level_index);
+    r->level_flags = calloc((size_t)r->max_steps + 1, 1);
+    r->zero_fields = calloc((size_t)(nf > 0 ? nf : 1), sizeof *r->zero_fields);
+    int failed = keys == NULL || fields == NULL || r->level_index == NULL || r->level_flags == NULL ||
+                 r->zero_fields == NULL;
+    for (int rd = 1; !failed && rd <= r->max_steps; rd++) {
+        int n = 0;
+        for (int f = 0; f < nf; f++) {
+            if (r->fields[f].nsteps > rd) r->level_flags[rd] = 1;
+            if (r->fields[f].nsteps < rd) continue;
+            keys[n] = r->fields[f].steps[rd - 1].local;
+            fields[n++] = f;
+        }
+        failed = index_build(&r->level_index[rd], n, keys, fields);
+    }
+    if (!failed) {
+        int n = 0;
+        for (int f = 0; f < nf; f++) {
+            if (r->fields[f].nsteps == 0) r->zero_fields[r->nzero++] = f;
+            if (!r->fields[f].has_fallback) continue;
+            keys[n] = r->fields[f].fallback.local;
+            fields[n++] = f;
+        }
+        failed = index_build(&r->fallback_index, n, keys, fields);
+    }
+    free(keys);
+    free(fields);
+    return failed ? -1 : 0;
+}
+
+void axml_free_indexes(AXMLReader *r) {
+    if (r->level_index != NULL) {
+        for (int rd = 0; rd <= r->max_steps; rd++) index_free(&r->level_index[rd]);
+    }
+    free(r->level_index);
+    free(r->level_flags);
+    free(r->zero_fields);
+    index_free(&r->fallback_index);
+    r->level_index = NULL;
+    r->level_flags = NULL;
+    r->zero_fields = NULL;
+}
+
+static inline int arena_reserve(AXMLReader *r, int64_t extra) {
+    if (r->arena_len + extra > r->arena_cap && axml_grow((void **)&r->arena, 1, &r->arena_cap, r->arena_len + extra)) {
         axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
         return -1;
     }
@@ -79,7 +158,8 @@ static int attribute_value(AXMLReader *r, xmlNodePtr node, const Step *s, int64_
 }
 
 static int push_capture(AXMLReader *r, int role, int field, int depth, int32_t item) {
-    if (axml_grow_int((void **)&r->captures, sizeof(Capture), &r->capcaptures, r->ncaptures + 1)) {
+    if (r->ncaptures == r->capcaptures &&
+        axml_grow_int((void **)&r->captures, sizeof(Capture), &r->capcaptures, r->ncaptures + 1)) {
         axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
         return -1;
     }
@@ -210,32 +290,37 @@ static void close_captures_at(AXMLReader *r, int depth) {
 
 static int begin_record(AXMLReader *r, xmlNodePtr node, int depth) {
     int32_t row = r->batch.count;
-    for (int f = 0; f < r->nfields; f++) {
-        AXMLCell *cell = &r->cells[(size_t)f * (size_t)r->batch.capacity + (size_t)row];
-        memset(cell, 0, sizeof *cell);
-        r->from_fallback[f] = 0;
-        r->field_match[f] = 1;
+    size_t nf = (size_t)r->nfields;
+    for (size_t f = 0; f < nf; f++) {
+        memset(&r->cells[f * (size_t)r->batch.capacity + (size_t)row], 0, sizeof(AXMLCell));
     }
+    memset(r->from_fallback, 0, nf);
+    memset(r->field_match, 1, nf);
     r->lines[row] = axml_node_line(node);
     r->in_record = 1;
     r->record_depth = depth;
     r->ncaptures = 0;
-    for (int f = 0; f < r->nfields; f++) {
-        Field *field = &r->fields[f];
-        if (field->has_fallback) {
-            int64_t off;
-            int32_t len;
-            int found = attribute_value(r, node, &field->fallback, &off, &len);
-            if (found < 0) return -1;
-            if (found) {
+    /* default mappings: the record's attributes, until a child element of the name wins */
+    if (r->fallback_index.keys != NULL) {
+        for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+            const NameIndex *index = &r->fallback_index;
+            for (uint32_t h = index_slot(index, a->name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
+                if (index->keys[h] != a->name) continue;
+                int f = index->fields[h];
                 AXMLCell *cell = cell_at(r, f);
+                if (cell->tag != AXML_CELL_MISSING) continue;
+                int64_t off;
+                int32_t len;
+                if (attribute_value(r, node, &r->fields[f].fallback, &off, &len) < 0) return -1;
                 cell->tag = AXML_CELL_TEXT;
                 cell->offset = off;
                 cell->length = len;
                 r->from_fallback[f] = 1;
             }
         }
-        if (field->nsteps == 0 && field_hit(r, f, node, depth)) return -1;
+    }
+    for (int i = 0; i < r->nzero; i++) {
+        if (field_hit(r, r->zero_fields[i], node, depth)) return -1;
     }
     return 0;
 }
@@ -273,15 +358,20 @@ static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
         c = &r->captures[i]; /* push_capture may have moved the array */
     }
     if (rd > r->max_steps) return 0;
-    const int nf = r->nfields;
-    const uint8_t *parent = r->field_match + (size_t)(rd - 1) * (size_t)nf;
-    uint8_t *here = r->field_match + (size_t)rd * (size_t)nf;
-    for (int f = 0; f < nf; f++) {
+    const size_t nf = (size_t)r->nfields;
+    const uint8_t *parent = r->field_match + (size_t)(rd - 1) * nf;
+    uint8_t *here = r->field_match + (size_t)rd * nf;
+    const int keep = r->level_flags[rd];
+    if (keep) memset(here, 0, nf);
+    const NameIndex *index = &r->level_index[rd];
+    if (index->keys == NULL) return 0;
+    for (uint32_t h = index_slot(index, node->name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
+        if (index->keys[h] != node->name) continue;
+        int f = index->fields[h];
         const Field *field = &r->fields[f];
-        int ok = field->nsteps >= rd && parent[f] &&
-                 step_matches(&field->steps[rd - 1], node->name, node->ns);
-        here[f] = (uint8_t)ok;
-        if (ok && field->nsteps == rd && field_hit(r, f, node, depth)) return -1;
+        if (!parent[f] || !step_matches(&field->steps[rd - 1], node->name, node->ns)) continue;
+        if (keep) here[f] = 1;
+        if (field->nsteps == rd && field_hit(r, f, node, depth)) return -1;
     }
     return 0;
 }

@@ -1,6 +1,6 @@
 /* The safety side of the XML reader: the process-wide setup (a refusing external-entity
- * loader), exact element lines past 65535, and how libxml2's errors become a clean cut.
- * With AXMLReader.c and AXMLRecords.c, the only code of the project that includes libxml2
+ * loader) and how libxml2's errors become a clean cut (lines: AXMLLines.c).
+ * With the other AXML*.c files, the only code of the project that includes libxml2
  * (see include/CXMLShim.h and STYLE.md). */
 #include "axml_internal.h"
 
@@ -15,8 +15,6 @@ static pthread_once_t axml_once = PTHREAD_ONCE_INIT;
 static atomic_llong axml_refused_total;
 /* The reader whose batch runs on this thread (the loader and the node hook find it here). */
 _Thread_local AXMLReader *axml_current;
-/* Whatever node hook this thread had before our batch (called after ours). */
-static _Thread_local xmlRegisterNodeFunc axml_previous_hook;
 
 
 /* Marks the elements open in the parser at an error (the context's node and its ancestors).
@@ -68,39 +66,6 @@ static xmlParserInputPtr refusing_loader(const char *url, const char *id, xmlPar
 static void axml_init(void) {
     xmlInitParser();
     xmlSetExternalEntityLoader(refusing_loader);
-    /* Turns on libxml2's node-creation callbacks (a process-wide flag that only
-     * xmlRegisterNodeDefault sets) without changing any hook: the swap puts the main thread's
-     * hook back at once. Our hook is set per thread, around our reads (see axml_read). */
-    xmlRegisterNodeDefault(xmlRegisterNodeDefault(NULL));
-}
-
-/* Called by libxml2 for every node it creates while our batch runs on this thread (the hook
- * is per-thread in libxml2 and installed only around our reads). It stores the parser's
- * line in the node's `psvi` field, unused for elements and entity references without
- * schema validation: in 2.9.14 `xmlNode.line` is 16 bits, and xmlGetLineNo's
- * XML_PARSE_BIG_LINES fallback for elements past line 65535 guesses from neighbouring text
- * nodes: measured one line late for two thirds of the records of a multi-line file, and
- * stuck at 65535 for some one-line records whose children were not parsed yet. At creation
- * the parser stands at
- * the end of the start tag, where libxml2 takes `node->line` from, so lines below 65535
- * agree with xmlGetLineNo (CONVENTIONS.md rule 6 asks for it; this is the measured better).
- * Not the parser line seen from the reader loop, which runs ahead by up to a chunk. */
-static void node_hook(xmlNodePtr node) {
-    AXMLReader *r = axml_current;
-    if (r != NULL && r->reader != NULL &&
-        (node->type == XML_ELEMENT_NODE || node->type == XML_ENTITY_REF_NODE)) {
-        intptr_t line = xmlTextReaderGetParserLineNumber(r->reader);
-        node->psvi = (void *)((line << AXML_FLAG_BITS) | (r->error_pending ? AXML_AFTER_ERROR : 0));
-        if (r->root == NULL && node->type == XML_ELEMENT_NODE) r->root = node;
-    }
-    if (axml_previous_hook != NULL) axml_previous_hook(node);
-}
-
-int64_t axml_node_line(xmlNodePtr node) {
-    intptr_t stored = (intptr_t)node->psvi >> AXML_FLAG_BITS;
-    if (stored > 0) return (int64_t)stored;
-    long line = xmlGetLineNo(node);
-    return line > 0 ? (int64_t)line : 0;
 }
 
 int axml_probe_external_loader(const char *url) {
@@ -179,18 +144,3 @@ void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
 }
 
 void axml_setup(void) { pthread_once(&axml_once, axml_init); }
-
-/* Installs node_hook for this thread, around a batch. libxml2 keeps the hook per thread
- * (xmlRegisterNodeDefault would set the main thread's one, whatever thread calls it). */
-void axml_install_hook(xmlRegisterNodeFunc *saved_hook, xmlRegisterNodeFunc *saved_previous) {
-    xmlRegisterNodeFunc *slot = __xmlRegisterNodeDefaultValue();
-    *saved_hook = *slot;
-    *saved_previous = axml_previous_hook;
-    axml_previous_hook = *slot == node_hook ? NULL : *slot;
-    *slot = node_hook;
-}
-
-void axml_remove_hook(xmlRegisterNodeFunc saved_hook, xmlRegisterNodeFunc saved_previous) {
-    *__xmlRegisterNodeDefaultValue() = saved_hook;
-    axml_previous_hook = saved_previous;
-}

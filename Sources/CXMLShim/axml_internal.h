@@ -49,6 +49,14 @@ typedef struct {
     Step fallback;       /* default mapping: the record's attribute of the same name */
 } Field;
 
+/* Interned name -> fields, an open-addressing table probed by pointer: the per-element
+ * matching costs a lookup, not a pass over every field. */
+typedef struct {
+    uint32_t mask;         /* slots - 1 (slots: a power of two) */
+    const xmlChar **keys;  /* NULL: an empty slot */
+    int *fields;
+} NameIndex;
+
 enum { CAP_CELL = 0, CAP_ITEM = 1, CAP_MAP = 2 };
 
 /* A value being collected: the text of an element (and its descendants) until it ends. */
@@ -75,6 +83,11 @@ struct AXMLReader {
     int nfields, capfields;
     Field *fields;
     int max_steps;
+    NameIndex *level_index;   /* [rd] for rd in 1...max_steps: fields by their step rd's name */
+    uint8_t *level_flags;     /* [rd]: some field has a step below rd (keep field_match[rd]) */
+    NameIndex fallback_index; /* default-mapped fields by their attribute name */
+    int *zero_fields;         /* fields read from the record element itself (`@id`, `.`) */
+    int nzero;
 
     /* parse state (persists across batches) */
     int configured;
@@ -90,11 +103,18 @@ struct AXMLReader {
     int finished;             /* 0, or the final AXML_STATUS_END / AXML_STATUS_ERROR */
     int error_pending;        /* the parser reported an error ahead of the nodes delivered */
     int delivery_error;       /* the loop stopped at a delivered node (entity, memory...) */
+    xmlNodePtr *open;         /* the elements started and not ended yet, outermost first */
+    int nopen, capopen;
     /* the last node the reader delivered, to resume from with the tree walker */
     xmlNodePtr last_node;
     int last_descends;        /* it was the start of an element with content to come */
     int last_depth;
     xmlNodePtr root;          /* the first element created: the document's root element */
+    /* line tracking (AXMLLines.c): the parser context whose SAX callbacks we wrap, or NULL
+     * for the portable node hook */
+    xmlParserCtxtPtr parser;
+    startElementNsSAX2Func sax_start_element_ns;
+    referenceSAXFunc sax_reference;
     /* the tree walker (see walk_step) */
     int walking;
     xmlNodePtr walk_node;
@@ -118,10 +138,7 @@ struct AXMLReader {
 /* AXMLSafety.c: process-wide setup, the per-thread current reader, lines, errors. */
 extern _Thread_local AXMLReader *axml_current;
 void axml_setup(void);
-void axml_install_hook(xmlRegisterNodeFunc *saved_hook, xmlRegisterNodeFunc *saved_previous);
-void axml_remove_hook(xmlRegisterNodeFunc saved_hook, xmlRegisterNodeFunc saved_previous);
 void axml_on_libxml_error(void *arg, xmlErrorPtr e);
-int64_t axml_node_line(xmlNodePtr node);
 void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
@@ -131,7 +148,19 @@ static inline intptr_t axml_node_flags(xmlNodePtr node) {
     return (intptr_t)node->psvi & ((1 << AXML_FLAG_BITS) - 1);
 }
 
+/* AXMLLines.c: element lines. */
+typedef struct {
+    xmlRegisterNodeFunc hook;
+    xmlRegisterNodeFunc previous;
+} AXMLLineState;
+void axml_track_lines(AXMLReader *r, int portable);
+void axml_lines_begin(AXMLReader *r, AXMLLineState *state);
+void axml_lines_end(AXMLReader *r, const AXMLLineState *state);
+int64_t axml_node_line(xmlNodePtr node);
+
 /* AXMLRecords.c: the per-node work. */
+int axml_build_indexes(AXMLReader *r);
+void axml_free_indexes(AXMLReader *r);
 enum { AXML_EV_START = 0, AXML_EV_EMPTY = 1, AXML_EV_END = 2, AXML_EV_OTHER = 3 };
 /* Returns 0 to go on, 1 to stop the batch with an error. */
 int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth);

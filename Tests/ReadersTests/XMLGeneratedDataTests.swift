@@ -26,6 +26,7 @@ import Testing
     @Test func peopleXMLEqualsPeopleCSV() throws {
         let gen = try #require(Self.generator(), "shared/bench/gen.py not found next to the repository; set AUDITOR_SHARED")
         let out = try XMLTest.directory()
+        defer { try? FileManager.default.removeItem(at: out) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", gen, "--rows", "3000", "--seed", "11", "--out", out.path, "--formats", "csv,xml"]

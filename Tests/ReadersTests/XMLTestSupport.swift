@@ -37,6 +37,7 @@ enum XMLTest {
                       namespaces: [String: String] = [:], expected: [DecodedRecord]? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) throws -> [DecodedRecord] {
         let path = try write(xml)
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         return try ReaderConformance.check(expected: expected, sourceLocation: sourceLocation) {
             try reader(path, record: record, fields: fields, map: map, namespaces: namespaces)
         }

@@ -124,6 +124,13 @@ int64_t axml_bytes_read(const AXMLReader *reader);
 /* External loads this reader's parser attempted (all refused). */
 int64_t axml_refused_loads(const AXMLReader *reader);
 
+/* Element lines are taken from the parser's own SAX callbacks when this libxml2's reader
+ * layout is known (2.7...2.11, checked), else from libxml2's node-creation hook (slower).
+ * Tests force the portable way with this, before the first axml_read; axml_uses_node_hook
+ * tells which one a reader uses. */
+void axml_use_portable_lines(AXMLReader *reader);
+int axml_uses_node_hook(const AXMLReader *reader);
+
 /* External loads refused in this process so far (every reader, and any other libxml2 user:
  * the loader is process-global). */
 int64_t axml_refused_loads_total(void);

@@ -21,8 +21,9 @@ import Darwin
 /// whatever the file's size: libxml2 frees each node once the reader has moved past it.
 ///
 /// Safety (CONVENTIONS.md rule 6): no network, no DTD loading, no entity substitution, no
-/// XInclude, libxml2's default limits (no `XML_PARSE_HUGE`); the file is opened by us, so a
-/// gzip file is not transparently inflated. A process-global external-entity loader that
+/// XInclude, libxml2's default limits (no `XML_PARSE_HUGE`: a text node of at most 10 MB,
+/// nesting depth 256, entity amplification checks); the file is opened by us, so a gzip file
+/// is not transparently inflated. A process-global external-entity loader that
 /// refuses every load is installed the first time a reader opens (thread-safe, once). A
 /// reference to a DTD entity, a refused load, or any libxml2 error stops the reading with
 /// `.malformedInput` at `file:line[:column]`, after the chunks completed before it.
