@@ -112,4 +112,7 @@ public enum CSVLimits {
     public static let maxRecordBytes = 256 << 20
     /// The most records in one chunk, whatever `maxRecords` asks for (bounds the cell scratch).
     public static let maxChunkRecords = 1 << 16
+    /// Bytes each thread parses per block when reading with several threads (2 MiB): a block
+    /// is `threads × segmentBytes`, so memory grows with the thread count, never with the file.
+    public static let segmentBytes = 2 << 20
 }
