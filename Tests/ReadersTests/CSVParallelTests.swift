@@ -204,7 +204,7 @@ enum CSVRandomDocument {
     }
 
     @Test func largeFileWithDefaultSegments() throws {
-        // Several default-size blocks (2 threads × 2 MiB), with records straddling every cut.
+        // Many default-size blocks (threads × 512 KiB), with records straddling every cut.
         var generator = SplitMix64(state: 99)
         var text = "id,note,n\n"
         var i = 0

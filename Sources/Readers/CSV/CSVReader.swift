@@ -72,7 +72,7 @@ public final class CSVReader: RecordReader {
     ///   - displayPath: The path as messages and locations show it (default: `path`).
     ///   - options: Delimiter, quote, header and null values.
     ///   - parallelism: Threads that may parse records (the engine passes `--jobs`). With more
-    ///     than one, the file is read in blocks of `parallelism × 2 MiB` whose segments are
+    ///     than one, the file is read in blocks of `parallelism × 512 KiB` whose segments are
     ///     parsed in parallel, one block ahead of the caller (see ``CSVBlockReader``); records,
     ///     locations, issues and errors are the same for every value.
     /// - Throws: ``AuditError``: `.missingInput` when the file cannot be opened; `.malformedInput`
