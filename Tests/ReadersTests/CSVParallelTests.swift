@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) @testable import Readers
+@_spi(Testing) import Readers
 import Testing
 
 /// Everything a reader delivers, as one comparable text: each record's location, values and
@@ -144,38 +144,17 @@ enum CSVRandomDocument {
     }
 
     @Test(arguments: 0 ..< 100)
-    func cutsAreExactlyTheRecordStarts(seed: UInt64) throws {
+    func cutsAreExactlyTheRecordStarts(seed: UInt64) {
         // The splitter, asked for a cut after every byte, must find every record start the
         // scanner finds (up to the first framing error), and nothing else.
         let bytes = CSVRandomDocument.make(seed: seed &+ 1000)
-        let scanner = CSVScanner(delimiter: 0x2C, quote: 0x22)
-        let splitter = CSVRecordSplitter(delimiter: 0x2C, quote: 0x22)
-        var spans = CSVFieldSpans()
-        defer { spans.deallocate() }
-        var buffer = bytes
-        try buffer.withUnsafeMutableBufferPointer { buffer in
-            let base = try #require(buffer.baseAddress)
-            let end = buffer.count
-            var starts = [Int]()
-            var position = 0
-            var clean = true
-            scan: while position < end {
-                switch scanner.scanRecord(base, from: position, end: end, atEOF: true, into: &spans) {
-                case .record(let next, _, _, _):
-                    position = next
-                    if position < end { starts.append(position) }
-                default:
-                    clean = false
-                    break scan
-                }
-            }
-            let cuts = splitter.recordStarts(base, from: 0, to: end, after: Array(1 ..< max(end, 1)))
-            if clean {
-                #expect(cuts == starts, "seed \(seed)")
-            } else {
-                // Past a framing error the cuts may differ; before it they must agree.
-                #expect(Array(cuts.prefix(starts.count)) == starts, "seed \(seed)")
-            }
+        let (starts, clean) = CSVReader.scannedRecordStarts(bytes)
+        let cuts = CSVReader.splitterRecordStarts(bytes, after: Array(1 ..< max(bytes.count, 1)))
+        if clean {
+            #expect(cuts == starts, "seed \(seed)")
+        } else {
+            // Past a framing error the cuts may differ; before it they must agree.
+            #expect(Array(cuts.prefix(starts.count)) == starts, "seed \(seed)")
         }
     }
 
@@ -184,11 +163,14 @@ enum CSVRandomDocument {
         // (it does not open a field, so quote parity alone would get the rest wrong), the
         // quoted field at 18 holds an escaped quote and a LF, and nothing starts after 20.
         let text = Array("a,\"x\ny\",b\nq\"r,\"s\"\n\"\"\"\n\",1\n".utf8)
-        let splitter = CSVRecordSplitter(delimiter: 0x2C, quote: 0x22)
-        let cuts = text.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { splitter.recordStarts($0, from: 0, to: buffer.count, after: [1, 11, 20]) }
-        }
-        #expect(cuts == [10, 18])
+        #expect(CSVReader.splitterRecordStarts(text, after: [1, 11, 20]) == [10, 18])
+        #expect(CSVReader.scannedRecordStarts(text).starts == [10, 18])
+        // Another delimiter and quote character.
+        let semicolons = Array("'a;b\n';x\ny'z;'q'\nlast\n".utf8)
+        let (semicolon, apostrophe) = (UInt8(ascii: ";"), UInt8(ascii: "'"))
+        #expect(CSVReader.splitterRecordStarts(semicolons, delimiter: semicolon, quote: apostrophe,
+                                               after: [1, 9, 12]) == [9, 17])
+        #expect(CSVReader.scannedRecordStarts(semicolons, delimiter: semicolon, quote: apostrophe).starts == [9, 17])
     }
 
     @Test func smallerChunkRequestsSplitParsedChunks() throws {

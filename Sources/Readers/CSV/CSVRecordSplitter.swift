@@ -84,3 +84,40 @@ struct CSVRecordSplitter: Sendable {
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
     }
 }
+
+@_spi(Testing)
+extension CSVReader {
+    /// For tests: the record starts ``CSVRecordSplitter`` finds in `bytes` (a record starts at
+    /// 0) at or after each target.
+    public static func splitterRecordStarts(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ","),
+                                            quote: UInt8 = UInt8(ascii: "\""), after targets: [Int]) -> [Int] {
+        let splitter = CSVRecordSplitter(delimiter: delimiter, quote: quote)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            return splitter.recordStarts(base, from: 0, to: buffer.count, after: targets)
+        }
+    }
+
+    /// For tests: the record starts ``CSVScanner`` finds in `bytes` read as a whole file, after
+    /// 0 and before the end, and whether it reached the end without a framing error.
+    public static func scannedRecordStarts(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ","),
+                                           quote: UInt8 = UInt8(ascii: "\"")) -> (starts: [Int], clean: Bool) {
+        let scanner = CSVScanner(delimiter: delimiter, quote: quote)
+        var spans = CSVFieldSpans()
+        defer { spans.deallocate() }
+        var starts = [Int]()
+        var copy = bytes
+        let clean = copy.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var position = 0
+            while position < buffer.count {
+                guard case .record(let next, _, _, _) = scanner.scanRecord(base, from: position, end: buffer.count,
+                                                                           atEOF: true, into: &spans) else { return false }
+                position = next
+                if position < buffer.count { starts.append(position) }
+            }
+            return true
+        }
+        return (starts, clean)
+    }
+}
