@@ -10,11 +10,15 @@ import Testing
 ///     AUDITOR_BENCH_CSV=/tmp/csvbench/people.csv swift test -c release --filter CSVBenchmark
 ///
 /// Prints MB/s for each of a few passes; checks the record and `csv.row.ragged` counts
-/// against the `expected.json` beside the file when there is one.
+/// against the `expected.json` beside the file when there is one. `AUDITOR_BENCH_THREADS=N`
+/// reads with `parallelism: N` (default 1); it also prints the process's CPU seconds, since
+/// wall time on a shared machine says little about how the work scales.
 @Suite struct CSVBenchmarkTests {
     @Test func readWholeFile() throws {
         guard let path = ProcessInfo.processInfo.environment["AUDITOR_BENCH_CSV"] else { return }
         let passes = Int(ProcessInfo.processInfo.environment["AUDITOR_BENCH_PASSES"] ?? "") ?? 5
+        let threads = Int(ProcessInfo.processInfo.environment["AUDITOR_BENCH_THREADS"] ?? "") ?? 1
+        let cpuBefore = cpuSeconds()
         var seconds = [Double]()
         var records = 0
         var ragged = 0
@@ -22,7 +26,7 @@ import Testing
         for _ in 0 ..< passes {
             let clock = ContinuousClock()
             let start = clock.now
-            let reader = try CSVReader(path: path)
+            let reader = try CSVReader(path: path, parallelism: threads)
             records = 0
             ragged = 0
             while let chunk = try reader.nextChunk(maxRecords: 8192) {
@@ -37,8 +41,11 @@ import Testing
         seconds.sort()
         let megabytes = Double(bytes) / 1e6
         let rates = seconds.map { String(format: "%.0f", megabytes / $0) }
+        let cpu = cpuSeconds() - cpuBefore
         print("""
-            CSVBenchmark: \(path): \(bytes) bytes, \(records) records, \(ragged) ragged
+            CSVBenchmark: \(path): \(bytes) bytes, \(records) records, \(ragged) ragged, \(threads) thread(s)
+            CSVBenchmark: CPU \(String(format: "%.2f", cpu)) s for \(passes) passes, \
+            wall \(String(format: "%.2f", seconds.reduce(0, +))) s
             CSVBenchmark: MB/s best \(rates.first ?? "-"), median \(rates[rates.count / 2]) \
             (passes, fastest first: \(rates.joined(separator: " ")))
             CSVBenchmark: peak RSS \(peakResidentKiB() / 1024) MiB (whole test process)
@@ -51,6 +58,14 @@ import Testing
             #expect(records == (json["tables"] as? [String: Int])?["people"])
             #expect(ragged == counts?["csv.row.ragged"])
         }
+    }
+
+    /// User plus system CPU seconds of the whole process so far.
+    private func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// `VmHWM` from `/proc/self/status`, in KiB (0 where unavailable).

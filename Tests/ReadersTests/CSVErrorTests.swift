@@ -29,11 +29,17 @@ import Testing
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = try CSVFixture.file(text)
         let dir = (path as NSString).deletingLastPathComponent
-        for capacity in CSVFixture.tinyBuffers + [1 << 20] {
+        var makers: [(String, () throws -> CSVReader)] = (CSVFixture.tinyBuffers + [1 << 20]).map { capacity in
+            ("buffer \(capacity)", {
+                try CSVReader(path: path, displayPath: "people.csv", options: options, bufferCapacity: capacity)
+            })
+        }
+        makers += CSVFixture.parallelConfigs.map { config in
+            ("parallel \(config)", { try CSVFixture.parallelReader(path, displayPath: "people.csv", options: options, config) })
+        }
+        for (capacity, make) in makers {
             for size in ReaderConformance.chunkSizes {
-                let (records, error) = try readUntilError({
-                    try CSVReader(path: path, displayPath: "people.csv", options: options, bufferCapacity: capacity)
-                }, chunkSize: size)
+                let (records, error) = try readUntilError(make, chunkSize: size)
                 #expect(records == before, "buffer \(capacity), chunk \(size)", sourceLocation: sourceLocation)
                 #expect(error?.code == code, sourceLocation: sourceLocation)
                 #expect(error?.location == location, "buffer \(capacity), chunk \(size)",
@@ -64,9 +70,14 @@ import Testing
     @Test func runawayQuoteStopsAtTheRecordLimit() throws {
         let text = "a,b\n1,2\nx,\"" + String(repeating: "y,\n", count: 400) + "\n"
         let path = try CSVFixture.file(text)
-        for capacity in [4, 64, 1 << 20] {
-            let reader = try CSVReader(path: path, displayPath: "p.csv", options: CSVOptions(),
-                                       bufferCapacity: capacity, maxRecordBytes: 500)
+        let makers: [() throws -> CSVReader] = [4, 64, 1 << 20].map { capacity in
+            { try CSVReader(path: path, displayPath: "p.csv", options: CSVOptions(), bufferCapacity: capacity,
+                            maxRecordBytes: 500) }
+        } + CSVFixture.parallelConfigs.map { config in
+            { try CSVFixture.parallelReader(path, displayPath: "p.csv", config, maxRecordBytes: 500) }
+        }
+        for make in makers {
+            let reader = try make()
             #expect(try reader.nextChunk(maxRecords: 10)?.count == 1)
             #expect { try reader.nextChunk(maxRecords: 10) } throws: { error in
                 guard let error = error as? AuditError else { return false }

@@ -32,8 +32,24 @@ enum CSVFixture {
     /// Buffer sizes that make records straddle refills at every kind of position.
     static let tinyBuffers = [4, 5, 7, 13, 64]
 
-    /// Runs the conformance suite on `path` with the default buffer and with tiny buffers,
-    /// expecting the same records every time.
+    /// Several-thread configurations: (threads, buffer bytes, segment bytes). The tiny ones cut
+    /// blocks every few bytes, so segment boundaries fall inside quoted fields, between CR and
+    /// LF and inside multi-byte characters; the last one is the default layout.
+    static let parallelConfigs: [(threads: Int, buffer: Int, segment: Int)] = [
+        (2, 4, 1), (2, 5, 3), (3, 7, 2), (4, 9, 3), (2, 13, 8), (3, 64, 5), (4, 256, 40),
+        (2, 1 << 20, CSVLimits.segmentBytes),
+    ]
+
+    /// Opens `path` for one of ``parallelConfigs``.
+    static func parallelReader(_ path: String, displayPath: String? = nil, options: CSVOptions = CSVOptions(),
+                               _ config: (threads: Int, buffer: Int, segment: Int),
+                               maxRecordBytes: Int = CSVLimits.maxRecordBytes) throws -> CSVReader {
+        try CSVReader(path: path, displayPath: displayPath, options: options, bufferCapacity: config.buffer,
+                      maxRecordBytes: maxRecordBytes, parallelism: config.threads, segmentBytes: config.segment)
+    }
+
+    /// Runs the conformance suite on `path` with the default buffer, with tiny buffers and
+    /// with every several-thread configuration, expecting the same records every time.
     @discardableResult
     static func check(_ path: String, options: CSVOptions = CSVOptions(), expected: [DecodedRecord]? = nil,
                       schema: [String]? = nil,
@@ -48,6 +64,15 @@ enum CSVFixture {
         for capacity in tinyBuffers {
             try ReaderConformance.check(expected: expected ?? records, sourceLocation: sourceLocation) {
                 try CSVReader(path: path, options: options, bufferCapacity: capacity)
+            }
+        }
+        for config in parallelConfigs {
+            try ReaderConformance.check(expected: expected ?? records, sourceLocation: sourceLocation) {
+                let reader = try parallelReader(path, options: options, config)
+                if let schema {
+                    #expect(reader.schema.fields == schema, sourceLocation: sourceLocation)
+                }
+                return reader
             }
         }
         return records
@@ -216,10 +241,11 @@ enum CSVFixture {
                              schema: ["first, name", "say \"hi\"", "multi\nline"])
     }
 
-    @Test func progressReachesTheFileSize() throws {
+    @Test(arguments: [1, 2, 3])
+    func progressReachesTheFileSize(threads: Int) throws {
         let text = "a,b\n1,2\n3,4\n"
         let path = try CSVFixture.file(text)
-        let reader = try CSVReader(path: path)
+        let reader = try CSVReader(path: path, parallelism: threads)
         #expect(reader.totalBytes == Int64(text.utf8.count))
         #expect(reader.bytesRead == 4)
         _ = try CSVFixture.chunks(reader, size: 1)

@@ -165,7 +165,7 @@ public struct AuditEngine: Sendable {
         let display = options.sourcePaths[source.name] ?? source.resolvedPath
         let factory = try factory(for: source, path: path)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                    options: source.options[factory.format], fields: entity.fields)
+                                    options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs)
         return (try factory.open(request), factory, display, path)
     }
 

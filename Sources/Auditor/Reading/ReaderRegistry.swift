@@ -11,14 +11,19 @@ public struct ReaderRequest: Sendable {
     /// The attributes the rules need, in entity order. Readers whose schema is not in the
     /// data itself (XML, SQLite) produce exactly these fields; CSV reads its header.
     public var fields: [String]
+    /// How many threads the reader may use to produce chunks (the engine passes `--jobs`).
+    /// A reader may ignore it; one that uses it must deliver the same records, issues and
+    /// errors for every value. Default 1.
+    public var parallelism: Int
 
     public init(sourceName: String, path: String, displayPath: String, options: ConfigNode?,
-                fields: [String]) {
+                fields: [String], parallelism: Int = 1) {
         self.sourceName = sourceName
         self.path = path
         self.displayPath = displayPath
         self.options = options
         self.fields = fields
+        self.parallelism = max(1, parallelism)
     }
 }
 

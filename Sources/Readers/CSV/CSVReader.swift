@@ -5,7 +5,9 @@ import Auditor
 /// The file is read with `read(2)` into one 1 MiB buffer that is reused, so memory does not
 /// grow with the file (only with its longest record). Records are split by a byte scanner
 /// that reads 8 bytes at a time; no `String` is built per field. Each chunk's `bytes` are a
-/// block copy of its records' raw bytes, and `.text` cells point into them.
+/// block copy of its records' raw bytes, and `.text` cells point into them. With
+/// `parallelism > 1` the file is read in larger blocks parsed by several threads
+/// (``CSVBlockReader``), with the same results.
 ///
 /// What it reads:
 /// - Fields separated by ``CSVOptions/delimiter``, records ended by LF or CRLF; the last
@@ -35,7 +37,7 @@ public final class CSVReader: RecordReader {
     /// `csv.row.ragged` (2101) and `csv.encoding` (2102).
     public var structuralRules: [StructuralRule] { [CSVMessages.raggedRule, CSVMessages.encodingRule] }
     /// Bytes of the file consumed by the records returned so far (and the header).
-    public var bytesRead: Int64 { input.fileOffset + Int64(position) }
+    public var bytesRead: Int64 { blocks?.bytesRead ?? input.fileOffset + Int64(position) }
     /// The file's size, when it is a regular file.
     public var totalBytes: Int64? { input.totalBytes }
 
@@ -56,6 +58,12 @@ public final class CSVReader: RecordReader {
     private var bytesPerRecord = 256
     /// The longest record accepted (``CSVLimits/maxRecordBytes`` outside tests).
     let maxRecordBytes: Int
+    /// Threads that may parse records (1: the one-thread path, with no extra pass).
+    public let parallelism: Int
+    /// Bytes per thread and block in the several-thread path.
+    private let segmentBytes: Int
+    /// The several-thread path, from the first ``nextChunk(maxRecords:)`` on when `parallelism > 1`.
+    private var blocks: CSVBlockReader?
 
     /// Opens a CSV file and reads its header.
     ///
@@ -63,25 +71,36 @@ public final class CSVReader: RecordReader {
     ///   - path: The file to read.
     ///   - displayPath: The path as messages and locations show it (default: `path`).
     ///   - options: Delimiter, quote, header and null values.
+    ///   - parallelism: Threads that may parse records (the engine passes `--jobs`). With more
+    ///     than one, the file is read in blocks of `parallelism × 512 KiB` whose segments are
+    ///     parsed in parallel, one block ahead of the caller (see ``CSVBlockReader``); records,
+    ///     locations, issues and errors are the same for every value.
     /// - Throws: ``AuditError``: `.missingInput` when the file cannot be opened; `.malformedInput`
     ///   for an empty file, a header with an empty or duplicate name, or a framing error in the
     ///   header; `.invalidRules` for inconsistent options (no `columns` without a header, a
     ///   `columns` list whose length differs from the header's); `.io` when reading fails.
-    public convenience init(path: String, displayPath: String? = nil, options: CSVOptions = CSVOptions()) throws {
+    public convenience init(path: String, displayPath: String? = nil, options: CSVOptions = CSVOptions(),
+                            parallelism: Int = 1) throws {
         try self.init(path: path, displayPath: displayPath, options: options,
-                      bufferCapacity: CSVInput.initialCapacity)
+                      bufferCapacity: CSVInput.initialCapacity, parallelism: parallelism)
     }
 
     /// Opens a CSV file with a chosen buffer size and record limit (tests use tiny buffers so
-    /// that records straddle refills at every byte position).
+    /// that records straddle refills at every byte position, and tiny segments so that the
+    /// several-thread path cuts blocks at every kind of position).
     /// - Parameters:
     ///   - bufferCapacity: The read buffer's initial size in bytes (at least 4).
     ///   - maxRecordBytes: The longest record accepted.
+    ///   - parallelism: Threads that may parse records.
+    ///   - segmentBytes: Bytes per thread and block when `parallelism > 1`.
     @_spi(Testing)
     public init(path: String, displayPath: String? = nil, options: CSVOptions, bufferCapacity: Int,
-                maxRecordBytes: Int = CSVLimits.maxRecordBytes) throws {
+                maxRecordBytes: Int = CSVLimits.maxRecordBytes, parallelism: Int = 1,
+                segmentBytes: Int = CSVLimits.segmentBytes) throws {
         let shownPath = displayPath ?? path
         self.maxRecordBytes = maxRecordBytes
+        self.parallelism = max(1, parallelism)
+        self.segmentBytes = max(1, segmentBytes)
         try CSVReader.check(options)
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
@@ -117,6 +136,7 @@ public final class CSVReader: RecordReader {
     ///   returned first and the error is thrown by the next call (and every call after it).
     /// - Complexity: O(bytes of the records returned).
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
+        if parallelism > 1 { return try blockReader().nextChunk(maxRecords: maxRecords) }
         if let failure { throw failure }
         if finished { return nil }
         let limit = min(max(maxRecords, 1), CSVLimits.maxChunkRecords)
@@ -194,7 +214,21 @@ public final class CSVReader: RecordReader {
 
     /// Closes the file.
     public func finish() throws {
+        blocks?.waitUntilIdle()
         input.closeDescriptor()
+    }
+
+    /// The several-thread path, created on first use (it takes over `input` from `position`).
+    private func blockReader() -> CSVBlockReader {
+        if let blocks { return blocks }
+        let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields)
+        let created = CSVBlockReader(
+            input: input, position: position, line: line, parser: parser,
+            splitter: CSVRecordSplitter(delimiter: options.delimiter, quote: options.quote),
+            threads: parallelism, segmentBytes: segmentBytes, maxRecordBytes: maxRecordBytes,
+            delimiter: options.delimiter)
+        blocks = created
+        return created
     }
 
     /// Column-major cell storage for `records` records per column, reused across chunks.
