@@ -274,27 +274,13 @@ public struct RulesFileParser {
         }
         d += map.unknownKeys(allowed: Self.constraintOptionKeys, context: "'\(kind.rawValue)'")
         var c = ConstraintSpec(kind: kind, mark: key.mark, value: map["value"] ?? node)
-        if let i = map["id"] {
-            do {
-                let id = try i.string("id")
-                if id.isEmpty || id.contains(where: { $0.isWhitespace }) {
-                    d.append(i.error("a rule id must be non-empty and contain no spaces; got '\(id)'"))
-                } else {
-                    c.id = id
-                }
-            } catch { d.append(error) }
-        }
-        if let m = map["message"] {
-            do {
-                c.message = try m.string("message")
-                c.messageMark = m.mark
-            } catch { d.append(error) }
-        }
-        c.severity = parseSeverity(map["severity"], into: &d)
-        c.threshold = parseThreshold(map, into: &d)
-        if let code = map["code"] {
-            do { c.code = try code.int("code") } catch { d.append(error) }
-        }
+        let o = parseRuleOptions(map, into: &d)
+        c.id = o.id
+        c.message = o.message
+        c.messageMark = o.messageMark
+        c.severity = o.severity
+        c.code = o.code
+        c.threshold = o.threshold
         return c
     }
 
