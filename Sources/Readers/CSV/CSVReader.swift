@@ -73,7 +73,7 @@ public final class CSVReader: RecordReader {
     ///   - options: Delimiter, quote, header and null values.
     ///   - parallelism: Threads that may parse records (the engine passes `--jobs`). With more
     ///     than one, the file is read in blocks of `parallelism × 512 KiB` whose segments are
-    ///     parsed in parallel, one block ahead of the caller (see ``CSVBlockReader``); records,
+    ///     parsed in parallel, a few blocks ahead of the caller (see ``CSVBlockReader``); records,
     ///     locations, issues and errors are the same for every value.
     /// - Throws: ``AuditError``: `.missingInput` when the file cannot be opened; `.malformedInput`
     ///   for an empty file, a header with an empty or duplicate name, or a framing error in the
