@@ -107,17 +107,9 @@ extension EntityAccumulator {
             if let lo = rule.min, n < lo { check = rule.minCheck }
             if let hi = rule.max, n > hi { check = rule.maxCheck }
             guard let check else { continue }
-            let loc = location(ordinal: record.ordinal, value: providedTables[rule.providedKey].locations[k])
+            let loc = FindingBuilder.location(entity, ordinal: record.ordinal, value: providedTables[rule.providedKey].locations[k])
             addDeferred(check: check, location: loc, key: record.key, value: String(n),
                         parameters: ["count": String(n)], ordinal: record.ordinal)
-        }
-    }
-
-    private func location(ordinal: Int, value n: Int64) -> RecordLocation {
-        switch entity.locationStyle {
-        case .line: return RecordLocation(path: entity.displayPath, line: Int(n), record: ordinal)
-        case .rowid(let table): return RecordLocation(path: entity.displayPath, table: table, rowid: n, record: ordinal)
-        case .ordinal: return RecordLocation(path: entity.displayPath, record: ordinal)
         }
     }
 

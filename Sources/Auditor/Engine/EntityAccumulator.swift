@@ -156,8 +156,11 @@ enum FindingBuilder {
     static let mask = "••••"
 
     static func location(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> RecordLocation {
-        let n = chunk.locations[row]
-        let ordinal = chunk.firstRecord + row + 1
+        location(e, ordinal: chunk.firstRecord + row + 1, value: chunk.locations[row])
+    }
+
+    /// A record's location from its ordinal and its location number (line, rowid).
+    static func location(_ e: BoundEntity, ordinal: Int, value n: Int64) -> RecordLocation {
         switch e.locationStyle {
         case .line: return RecordLocation(path: e.displayPath, line: Int(n), record: ordinal)
         case .rowid(let table): return RecordLocation(path: e.displayPath, table: table, rowid: n, record: ordinal)
