@@ -20,6 +20,9 @@ public struct AuditOptions: Sendable {
     /// Swift validators registered on entities (validate<Key> and record hooks); they run in
     /// the same parallel engine as the rules file's rules.
     public var hooks = ValidationHooks()
+    /// Fingerprint every finding (``AuditReport/fingerprints``), for baselines and history.
+    /// Costs building each violation's finding, not only the sampled ones.
+    public var collectFingerprints = false
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
@@ -101,8 +104,12 @@ public struct AuditEngine: Sendable {
         var entities = [EntityOutcome]()
         var records = [RecordFindings]()
         var errors = [AuditError]()
+        var fingerprints = [String: [UInt64]]()
         for (ei, entity) in plan.entities.enumerated() {
             guard let pass = passes[ei] else { continue }
+            if let acc = pass.accumulator, let fps = acc.fingerprints {
+                for (slot, list) in fps.enumerated() { fingerprints[acc.entity.plan.rules[slot].id, default: []] += list }
+            }
             if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
                 inputs.append(pass.summary)
             }
@@ -125,10 +132,11 @@ public struct AuditEngine: Sendable {
             for pass in passes.values { if let e = pass.accumulator?.sinkError { throw Self.sinkError(e) } }
             do { try sink.finish() } catch { throw Self.sinkError(error) }
         }
-        let report = AuditReport(toolVersion: toolVersion, rulesFile: plan.rulesPath, startedAt: started,
+        var report = AuditReport(toolVersion: toolVersion, rulesFile: plan.rulesPath, startedAt: started,
                                  durationSeconds: (ContinuousClock.now - clock).seconds, failOn: options.failOn,
                                  maxSamples: options.maxSamples, inputs: inputs, rules: rules, entities: entities,
                                  records: records)
+        if options.collectFingerprints { report.fingerprints = FingerprintSet(byRule: fingerprints) }
         return AuditResult(report: report, inputErrors: errors)
     }
 
@@ -219,7 +227,7 @@ public struct AuditEngine: Sendable {
                                     locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog,
                                     inputFields: reader.availableFields, hooks: hooks)
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
-                                    providedTables: prebuilt)
+                                    providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
         let progress = options.progress
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
                                    evaluate: { ChunkEvaluator.evaluate(bound, $0, context) },

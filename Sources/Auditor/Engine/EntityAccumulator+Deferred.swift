@@ -12,9 +12,10 @@ extension EntityAccumulator {
             parameters[p] ?? (p == "entity" ? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
                 ?? check.parameters[p]
         }
-        let finding = Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: entity.plan.name,
+        var finding = Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: entity.plan.name,
                               attribute: check.attribute.map { entity.plan.attributes[$0].name }, location: location,
                               key: key, value: value, message: message)
+        stamp(&finding, slot: check.slot)
         if ordinal == nil {
             counts[check.slot] = 1          // a table violates a table rule once
         } else {

@@ -32,9 +32,14 @@ final class EntityAccumulator {
     /// Receives every violating record when set; its first error is kept in ``sinkError``.
     let sink: (any FindingSink)?
     var sinkError: (any Error)?
+    /// Per rule slot: the fingerprint of every violation, when collecting them.
+    var fingerprints: [[UInt64]]?
+    private var fingerprintCounter = FingerprintCounter()
 
-    init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil) {
+    init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil,
+         collectFingerprints: Bool = false) {
         self.entity = entity
+        if collectFingerprints { fingerprints = Array(repeating: [], count: entity.plan.rules.count) }
         self.maxSamples = maxSamples
         self.sink = sink
         counts = Array(repeating: 0, count: entity.plan.rules.count)
@@ -114,10 +119,11 @@ final class EntityAccumulator {
                 slots.append(slot)
                 counts[slot] += 1
                 let wantSample = samples[slot].count < maxSamples
-                if wantSample || rowFindings != nil {
-                    let f = FindingBuilder.finding(entity, chunk, Int(row), h,
+                if wantSample || rowFindings != nil || fingerprints != nil {
+                    var f = FindingBuilder.finding(entity, chunk, Int(row), h,
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)])
+                    stamp(&f, slot: slot)
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
                 }
@@ -134,6 +140,14 @@ final class EntityAccumulator {
                 }
             }
         }
+    }
+
+    /// Gives a finding its fingerprint (the next occurrence of its base) and records it.
+    func stamp(_ f: inout Finding, slot: Int) {
+        guard fingerprints != nil else { return }
+        let fp = fingerprintCounter.next(f)
+        f.fingerprint = fp
+        fingerprints?[slot].append(fp)
     }
 
     /// The rule outcomes in report order.

@@ -20,6 +20,15 @@ public struct AuditReport: Sendable {
     /// The first ``maxSamples`` violating records of each entity with all their findings
     /// (Core Data's multiple-errors error with its detailed errors).
     public var records: [RecordFindings]
+    /// Every finding's fingerprint by rule, when the audit collected them
+    /// (``AuditOptions/collectFingerprints``): what a later run's baseline compares against.
+    public var fingerprints: FingerprintSet?
+    /// The baseline comparison, when one was made (``applyBaseline(_:source:)``).
+    public var baseline: BaselineInfo?
+    /// `--fail-on-new`: only rules with new findings (against ``baseline``) fail the run.
+    public var failOnNew = false
+    /// The history run this report was recorded as, when `--history` is in use.
+    public var historyRun: Int?
 
     public init(toolVersion: String, rulesFile: String, startedAt: Date, durationSeconds: Double,
                 failOn: FailThreshold, maxSamples: Int, inputs: [InputSummary], rules: [RuleOutcome],
@@ -40,7 +49,14 @@ public struct AuditReport: Sendable {
     public var violatedRules: [RuleOutcome] { rules.filter { $0.violations > 0 } }
 
     /// Rules whose violations fail the run under ``failOn`` (violated beyond their threshold).
-    public var failingRules: [RuleOutcome] { rules.filter { $0.status == .violated && failOn.fails($0.severity) } }
+    /// With ``failOnNew`` and a baseline, only rules with new findings fail.
+    public var failingRules: [RuleOutcome] {
+        rules.filter { r in
+            guard r.status == .violated, failOn.fails(r.severity) else { return false }
+            if failOnNew, baseline != nil { return (r.baseline?.new ?? r.violations) > 0 }
+            return true
+        }
+    }
 
     /// Rules with violations within their threshold.
     public var toleratedRules: [RuleOutcome] { rules.filter { $0.status == .tolerated } }
@@ -133,6 +149,10 @@ public struct RuleOutcome: Sendable, Equatable {
     public var skipped: Int
     /// Where the rule is declared: `rules/people.yml:21:9`; nil for a reader's structural rules.
     public var definedAt: String?
+    /// New, existing and resolved findings against a baseline, when one was given.
+    public var baseline: RuleBaseline?
+    /// Violations over the last runs of the history, when `--history` is in use.
+    public var trend: RuleTrend?
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
                 severity: Severity, code: Int, summary: String, evaluated: Int, violations: Int,

@@ -44,6 +44,10 @@ public struct Finding: Sendable, Equatable {
     public var value: String?
     /// The rule's message with its parameters substituted.
     public var message: String
+    /// The stable identity of this finding (see ``Fingerprint``), when the audit collected them.
+    public var fingerprint: UInt64?
+    /// Against a baseline: true when the baseline did not have this finding.
+    public var isNew: Bool?
 
     public init(ruleID: String, code: Int, severity: Severity, entity: String?, attribute: String?,
                 location: RecordLocation, key: String?, value: String?, message: String) {

@@ -1,0 +1,101 @@
+/// Stable identities of findings, for baselines and history: the same violation of the same
+/// record gets the same fingerprint in tomorrow's export, whatever line it moved to.
+///
+/// A fingerprint hashes (FNV-1a, 64 bits, identical on every machine and run):
+/// - the rule id and the entity;
+/// - the record key (`id=1043`) when the entity declares one; otherwise the attribute and the
+///   offending value; for a table rule (a finding about the whole input) its value;
+/// - the occurrence number of that combination within the run (0 for the first), so that
+///   two records with the same duplicate key, or two keyless records with the same bad
+///   value, are two findings.
+/// Line numbers and record ordinals never enter it.
+public enum Fingerprint {
+    /// The fingerprint of the `occurrence`-th finding (0-based) with the same ``base(of:)``.
+    public static func make(base: UInt64, occurrence: Int) -> UInt64 {
+        var h = base
+        var n = UInt64(occurrence)
+        for _ in 0 ..< 8 {
+            h = (h ^ (n & 0xFF)) &* prime
+            n >>= 8
+        }
+        return h
+    }
+
+    /// The part of a finding's fingerprint that does not depend on its occurrence number.
+    public static func base(of f: Finding) -> UInt64 {
+        var h = offset
+        mix(&h, f.ruleID)
+        mix(&h, f.entity ?? "")
+        if let key = f.key {
+            mix(&h, "k")
+            mix(&h, key)
+        } else if f.location.record == 0 {
+            mix(&h, "t")
+            mix(&h, f.value ?? "")
+        } else {
+            mix(&h, "v")
+            mix(&h, f.attribute ?? "")
+            if let v = f.value { mix(&h, v) } else { mix(&h, "\u{0}null") }
+        }
+        return h
+    }
+
+    /// Sixteen lowercase hex digits, as reports show it.
+    public static func hex(_ fp: UInt64) -> String {
+        let s = String(fp, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// Parses ``hex(_:)``'s output.
+    public static func parse(_ text: some StringProtocol) -> UInt64? {
+        guard text.count == 16 else { return nil }
+        return UInt64(text, radix: 16)
+    }
+
+    private static let offset: UInt64 = 0xCBF2_9CE4_8422_2325
+    private static let prime: UInt64 = 0x100_0000_01B3
+
+    private static func mix(_ h: inout UInt64, _ s: String) {
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* prime }
+        h = (h ^ 0x1F) &* prime         // unit separator: ("ab", "c") ≠ ("a", "bc")
+    }
+}
+
+/// Assigns fingerprints to findings in input order (occurrence numbers need an order).
+/// One per audit; used on the audit thread only.
+public struct FingerprintCounter: Sendable {
+    private var seen: [UInt64: Int] = [:]
+
+    public init() {}
+
+    /// The fingerprint of `f`, counting it as the next occurrence of its base.
+    public mutating func next(_ f: Finding) -> UInt64 {
+        let base = Fingerprint.base(of: f)
+        let n = seen[base, default: 0]
+        seen[base] = n + 1
+        return Fingerprint.make(base: base, occurrence: n)
+    }
+}
+
+/// Every finding's fingerprint, by rule id (each list sorted ascending, no repeats).
+public struct FingerprintSet: Sendable, Equatable {
+    public var byRule: [String: [UInt64]]
+
+    public init(byRule: [String: [UInt64]] = [:]) {
+        self.byRule = byRule.mapValues { Array(Set($0)).sorted() }
+    }
+
+    /// The number of fingerprints over all rules.
+    public var count: Int { byRule.values.reduce(0) { $0 + $1.count } }
+
+    public func contains(_ fp: UInt64, rule: String) -> Bool {
+        guard let list = byRule[rule] else { return false }
+        var lo = 0
+        var hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < fp { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo] == fp
+    }
+}
