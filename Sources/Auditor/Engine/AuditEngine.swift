@@ -23,6 +23,12 @@ public struct AuditOptions: Sendable {
     /// Fingerprint every finding (``AuditReport/fingerprints``), for baselines and history.
     /// Costs building each violation's finding, not only the sampled ones.
     public var collectFingerprints = false
+    /// Source name → the path of its previous snapshot (`--previous`): records are classified
+    /// inserted, updated, deleted or unchanged, and lifecycle rules are evaluated.
+    public var previousPaths: [String: String] = [:]
+    /// Evaluate rules only on inserted and updated records (cross-record rules still see
+    /// every record's keys): `--changed-only`.
+    public var changedOnly = false
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
@@ -78,6 +84,7 @@ public struct AuditEngine: Sendable {
         let clock = ContinuousClock.now
         var passes = [Int: EntityPass]()
         var tables = [Int: [KeyTable]]()
+        var snapshots = [Int: Snapshot]()
         for ei in Self.auditOrder(plan) {
             let entity = plan.entities[ei]
             for rule in entity.keyRules {
@@ -87,9 +94,28 @@ public struct AuditEngine: Sendable {
             var context = PassContext()
             context.tables = tables
             context.buildProvidedKeys = tables[ei] == nil
-            let pass = try audit(plan, ei, context: context, prebuilt: tables[ei])
+            // Delete rules of parents that reference this entity read their previous snapshots.
+            for (pi, parent) in plan.entities.enumerated() where parent.deleteRules.contains(where: { $0.childEntity == ei }) {
+                if let index = snapshots[pi]?.index, index.complete { context.previous[pi] = index }
+            }
+            let snapshot = try previousSnapshot(plan, ei)
+            snapshots[ei] = snapshot
+            let mode: LifecycleContext.Mode? = snapshot.map { .compare($0.index) }
+                ?? (entity.usesLifecycle || options.changedOnly ? .first : nil)
+            var pass = try audit(plan, ei, context: context, prebuilt: tables[ei], lifecycle: mode)
             if let acc = pass.accumulator, tables[ei] == nil, pass.summary.complete {
                 tables[ei] = acc.providedTables
+            }
+            if let snapshot, let acc = pass.accumulator, snapshot.index.complete, snapshot.index.deletedCount > 0,
+               pass.error == nil {
+                // The previous snapshot again: its deleted records, for `on: [delete]` rules and the report.
+                let deleted = try audit(plan, ei, context: PassContext(), prebuilt: nil, lifecycle: .deletePass(snapshot.index),
+                                        path: snapshot.path)
+                if let d = deleted.accumulator {
+                    acc.absorb(d)
+                    if let t = d.lifecycle { acc.lifecycle?.absorb(t) }
+                }
+                if let e = deleted.error { pass.previousError = e }
             }
             passes[ei] = pass
         }
@@ -97,6 +123,11 @@ public struct AuditEngine: Sendable {
             for rule in parent.cardinality {
                 guard let p = passes[pi]?.accumulator, let c = passes[rule.childEntity]?.accumulator else { continue }
                 p.finishCardinality(rule, childCounts: c.childCounts[rule.childKeyRule] ?? [])
+            }
+            for rule in parent.deleteRules where rule.rule == .deny {
+                guard let p = passes[pi]?.accumulator, let c = passes[rule.childEntity]?.accumulator,
+                      let index = snapshots[pi]?.index, index.complete else { continue }
+                p.finishDeny(rule, index: index, references: c.deletedReferences[rule.childKeyRule] ?? [:])
             }
         }
         var inputs = [InputSummary]()
@@ -113,20 +144,37 @@ public struct AuditEngine: Sendable {
             if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
                 inputs.append(pass.summary)
             }
+            if let s = snapshots[ei], !inputs.contains(where: { $0.isPrevious && $0.path == s.summary.path }) {
+                inputs.append(s.summary)
+            }
             if let e = pass.error { errors.append(e) }
+            if let e = snapshots[ei]?.error { errors.append(e) }
+            if let e = pass.previousError { errors.append(e) }
             var outcomes = pass.accumulator?.outcomes() ?? []
+            func notEvaluated(_ check: Int) {
+                let id = (pass.accumulator?.entity.plan ?? entity).rules[(pass.accumulator?.entity.plan ?? entity).checks[check].slot].id
+                if let o = outcomes.firstIndex(where: { $0.id == id }) { outcomes[o].evaluated = 0 }
+            }
             for rule in entity.keyRules {
                 // A reference whose key set could not be read was not evaluated.
                 guard case .reference(let target, _, _) = rule.kind, tables[target] == nil else { continue }
-                let id = entity.rules[entity.checks[rule.check].slot].id
-                if let o = outcomes.firstIndex(where: { $0.id == id }) { outcomes[o].evaluated = 0 }
+                notEvaluated(rule.check)
+            }
+            for (kr, d) in entity.childDeleteChecks {
+                // Delete rules need the parent's complete previous snapshot.
+                guard case .reference(let target, _, _) = entity.keyRules[kr].kind else { continue }
+                if snapshots[target]?.index.complete != true { notEvaluated(d.check) }
+            }
+            for rule in entity.deleteRules where rule.rule == .deny && snapshots[ei]?.index.complete != true {
+                notEvaluated(rule.check)
             }
             rules += outcomes
             records += pass.accumulator?.records ?? []
             entities.append(EntityOutcome(name: entity.name, source: entity.source, records: pass.summary.records,
                                           violatingRecords: pass.accumulator?.violatingRecords ?? 0,
                                           violations: outcomes.reduce(0) { $0 + $1.violations },
-                                          ruleIDs: outcomes.map(\.id)))
+                                          ruleIDs: outcomes.map(\.id),
+                                          lifecycle: pass.accumulator?.lifecycle.map { $0.summary(entity) }))
         }
         if let sink = options.findingSink {
             for pass in passes.values { if let e = pass.accumulator?.sinkError { throw Self.sinkError(e) } }
@@ -145,6 +193,87 @@ public struct AuditEngine: Sendable {
         var accumulator: EntityAccumulator?
         var summary: InputSummary
         var error: AuditError?
+        /// The delete pass could not read the previous snapshot again.
+        var previousError: AuditError?
+    }
+
+    struct IndexedChunk: Sendable {
+        var rows: SnapshotRows
+        var chunk: RecordChunk
+    }
+
+    /// An entity's previous snapshot, indexed by key.
+    struct Snapshot {
+        var index: SnapshotIndex
+        var path: String
+        var summary: InputSummary
+        var error: AuditError?
+    }
+
+    /// Reads and indexes an entity's previous snapshot (`--previous`), if it has one.
+    /// - Throws: ``AuditError`` `.invalidRules` when the entity has no key to match records by,
+    ///   or the snapshot's columns do not fit the rules.
+    private func previousSnapshot(_ plan: AuditPlan, _ ei: Int) throws -> Snapshot? {
+        let entity = plan.entities[ei]
+        guard let path = options.previousPaths[entity.source] else { return nil }
+        let t0 = ContinuousClock.now
+        let source = plan.source(named: entity.source)
+        var summary = InputSummary(source: entity.source, path: path, format: source?.format ?? "",
+                                   bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0,
+                                   isPrevious: true)
+        guard !entity.key.isEmpty else {
+            throw AuditError.invalidRules([Diagnostic(mark: entity.rules.first?.definedAt ?? source?.mark ?? ConfigMark(file: plan.rulesPath, line: 1, column: 1),
+                                                      message: "--previous \(entity.source)=... matches records by the key of '\(entity.name)', but it declares none; add 'key: [id]' (the attributes that identify a record)")])
+        }
+        let placeholder = SnapshotIndex(attributeCount: entity.attributes.count, textAttributes: [])
+        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        do {
+            opened = try open(plan, ei, path: path)
+        } catch let e as AuditError where e.code == .invalidRules {
+            throw e
+        } catch {
+            let e = Self.auditError(error, path: path)
+            placeholder.complete = false
+            summary.complete = false
+            summary.error = e.description
+            summary.errorStatus = e.code.exitStatus
+            return Snapshot(index: placeholder, path: path, summary: summary, error: e)
+        }
+        summary.format = opened.factory.format
+        let bound = try BoundEntity(plan: entity, schema: opened.reader.schema, structural: opened.reader.structuralRules,
+                                    locationStyle: opened.reader.locationStyle, displayPath: path, catalog: plan.catalog,
+                                    inputFields: opened.reader.availableFields)
+        let lifecycle = LifecycleContext(mode: .first, entity: bound, changedOnly: false)
+        guard let shape = lifecycle.keyShape else { return nil }
+        let index = SnapshotIndex(attributeCount: entity.attributes.count, textAttributes: lifecycle.textAttributes)
+        let texts = lifecycle.textAttributes
+        var failure = Pipeline.run(reader: opened.reader, chunkSize: options.chunkSize, jobs: options.jobs,
+                                   evaluate: { (chunk: RecordChunk) -> IndexedChunk in
+                                       var excluded = [Bool](repeating: false, count: chunk.count)
+                                       for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
+                                       let ex = excluded
+                                       let rows = chunk.bytes.withUnsafeBufferPointer {
+                                           Lifecycle.rows(bound, chunk, $0, keyShape: shape, textAttributes: texts, excluded: ex)
+                                       }
+                                       return IndexedChunk(rows: rows, chunk: chunk)
+                                   },
+                                   merge: { (c: IndexedChunk) in index.merge(c.rows, chunk: c.chunk) })
+        if failure == nil {
+            do { try opened.reader.finish() } catch { failure = error }
+        }
+        summary.records = index.records
+        summary.seconds = (ContinuousClock.now - t0).seconds
+        var error: AuditError?
+        if let failure {
+            let e = Self.auditError(failure, path: path)
+            if e.code == .invalidRules { throw e }
+            error = e
+            index.complete = false
+            summary.complete = false
+            summary.error = e.description
+            summary.errorStatus = e.code.exitStatus
+        }
+        return Snapshot(index: index, path: path, summary: summary, error: error)
     }
 
     /// Parents before children (references and cardinality), otherwise rules-file order.
@@ -164,13 +293,13 @@ public struct AuditEngine: Sendable {
         return order
     }
 
-    private func open(_ plan: AuditPlan, _ ei: Int) throws -> (reader: any RecordReader, factory: ReaderFactory, display: String, path: String) {
+    private func open(_ plan: AuditPlan, _ ei: Int, path override: String? = nil) throws -> (reader: any RecordReader, factory: ReaderFactory, display: String, path: String) {
         let entity = plan.entities[ei]
         guard let source = plan.source(named: entity.source) else {
             throw AuditError(.internal, "entity '\(entity.name)' has no source '\(entity.source)'")
         }
-        let path = options.sourcePaths[source.name] ?? source.resolvedPath
-        let display = options.sourcePaths[source.name] ?? source.resolvedPath
+        let path = override ?? options.sourcePaths[source.name] ?? source.resolvedPath
+        let display = path
         let factory = try factory(for: source, path: path)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
                                     options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs)
@@ -191,17 +320,20 @@ public struct AuditEngine: Sendable {
         return failure == nil ? acc.providedTables : nil
     }
 
-    private func audit(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?) throws -> EntityPass {
+    /// - Parameters:
+    ///   - lifecycle: How records relate to a previous snapshot (nil: no lifecycle rules, no previous).
+    ///   - path: Read this file instead of the source's (the delete pass reads the previous snapshot).
+    private func audit(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?,
+                       lifecycle mode: LifecycleContext.Mode? = nil, path: String? = nil) throws -> EntityPass {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        let display = options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source
+        let display = path ?? options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source
         var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
-                                   bytes: Self.fileSize(options.sourcePaths[entity.source] ?? source?.resolvedPath ?? ""),
-                                   records: 0, complete: true, error: nil, seconds: 0)
+                                   bytes: Self.fileSize(display), records: 0, complete: true, error: nil, seconds: 0)
         let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
         do {
-            opened = try open(plan, ei)
+            opened = try open(plan, ei, path: path)
         } catch let e as AuditError where e.code == .invalidRules {
             throw e
         } catch {
@@ -228,9 +360,25 @@ public struct AuditEngine: Sendable {
                                     inputFields: reader.availableFields, hooks: hooks)
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
+        var context = context
+        if let mode {
+            let lifecycle = LifecycleContext(mode: mode, entity: bound, changedOnly: options.changedOnly)
+            context.lifecycle = lifecycle
+            var index: SnapshotIndex?
+            if case .compare(let i) = mode { index = i }
+            if case .deletePass(let i) = mode { index = i }
+            acc.lifecycle = LifecycleTally(index: index, previousPath: index == nil ? nil : options.previousPaths[entity.source],
+                                           attributes: entity.attributes.count, maxSamples: options.maxSamples)
+            var seen = Set<Int>()
+            for (ci, check) in bound.plan.checks.enumerated() where lifecycle.scopes[ci] != LifecycleScope.current.rawValue {
+                if case .record = check.test { continue }
+                if seen.insert(check.slot).inserted { acc.scopedSlots.append((check.slot, lifecycle.scopes[ci])) }
+            }
+        }
+        let evaluationContext = context
         let progress = options.progress
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) },
+                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, evaluationContext) },
                                    merge: { ev in
                                        acc.merge(ev)
                                        progress?(AuditOptions.Progress(source: entity.source, records: acc.recordsRead,
@@ -250,7 +398,7 @@ public struct AuditEngine: Sendable {
             summary.error = e.description
             summary.errorStatus = e.code.exitStatus
         }
-        acc.finishTableRules(asOf: options.asOf)
+        if path == nil { acc.finishTableRules(asOf: options.asOf) }
         summary.records = acc.recordsRead
         summary.seconds = (ContinuousClock.now - t0).seconds
         return EntityPass(accumulator: acc, summary: summary, error: error)

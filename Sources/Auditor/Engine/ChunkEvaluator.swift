@@ -28,6 +28,13 @@ public struct ChunkEvaluation: Sendable {
     /// For record rules, by check: records evaluated (the condition applied and every input
     /// was valid) and records skipped (an input missing or invalid).
     public var recordCounts: [Int: (evaluated: Int, skipped: Int)] = [:]
+    /// How the rows relate to the previous snapshot, when the pass compares snapshots.
+    var changes: RowChanges?
+    /// Previous values for `immutable`/`transitions` findings, by `row << 32 | check`.
+    var oldValues: [Int64: String] = [:]
+    /// For each reference rule with a delete rule: the rows whose key is a deleted parent's,
+    /// and that parent's dense index in its previous snapshot.
+    var deletedReferences: [(keyRule: Int, rows: [Int32], parents: [Int32])] = []
 }
 
 /// What the parallel phase may read besides the chunk: the finished key sets of referenced
@@ -39,6 +46,10 @@ public struct PassContext: Sendable {
     public var keysOnly = false
     /// Whether to extract provided keys (false when a pre-pass already built them).
     public var buildProvidedKeys = true
+    /// Snapshot comparison for this entity, when it has a previous snapshot or lifecycle rules.
+    var lifecycle: LifecycleContext?
+    /// Per entity index: its previous snapshot, complete and with `seen` final (for delete rules).
+    var previous: [Int: SnapshotIndex] = [:]
 
     public init() {}
 }
@@ -69,13 +80,22 @@ public enum ChunkEvaluator {
         var lengths = [Int]()          // character counts of the attribute `lengthsOf`
         var lengthsOf = -1
         var result = ChunkEvaluation(chunk: chunk, hits: [], excluded: excluded, excludedCount: excludedCount)
+        let lifecycle = context.keysOnly ? nil : context.lifecycle
+        let deletePass = lifecycle?.isDeletePass ?? false
+        // Rows no rule applies to (unchanged ones under --changed-only) are not classified.
+        var inactive = excluded
         chunk.bytes.withUnsafeBufferPointer { bytes in
+            if let lifecycle {
+                let changes = Lifecycle.changes(entity, chunk, bytes, lifecycle, excluded: excluded)
+                for r in 0 ..< n where changes.classes[r] & lifecycle.active == 0 { inactive[r] = true }
+                result.changes = changes
+            }
             for (a, attr) in entity.plan.attributes.enumerated() {
-                let needed = entity.keyAttributes.contains(a)
+                let needed = entity.keyAttributes.contains(a) && !deletePass
                 if context.keysOnly && !needed { continue }
                 let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
                     : [Cell](repeating: .missing, count: n)
-                classify(attr.type, column, bytes, excluded, &state, &numbers, &ints)
+                classify(attr.type, column, bytes, needed ? excluded : inactive, &state, &numbers, &ints)
                 if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
                 if context.keysOnly { continue }
                 for ci in attr.checks {
@@ -133,7 +153,7 @@ public enum ChunkEvaluator {
                                 hits.append(Hit(row: Int32(r), check: c32))
                             }
                         }
-                    case .unique, .structural, .keyed, .hook, .record:
+                    case .unique, .structural, .keyed, .hook, .record, .immutable, .transitions:
                         break
                     }
                 }
@@ -144,16 +164,23 @@ public enum ChunkEvaluator {
                     if best > -Double.infinity { result.maxima[t] = best }
                 }
             }
-            evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result)
+            if !deletePass { evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result) }
+            if let changes = result.changes, case .compare(let index) = lifecycle?.mode {
+                Lifecycle.evaluate(entity, chunk, bytes, changes, index, excluded: excluded, &hits, &result.oldValues)
+            }
         }
         if !context.keysOnly {
             for (ci, check) in entity.plan.checks.enumerated() {
                 guard case .record(let when, let assert) = check.test else { continue }
-                evaluateRecordRule(entity, chunk, ci, when, assert, excluded, &hits, &result)
+                var skip = inactive
+                if let changes = result.changes, let scope = lifecycle?.scopes[ci] {
+                    for r in 0 ..< n where changes.classes[r] & scope == 0 { skip[r] = true }
+                }
+                evaluateRecordRule(entity, chunk, ci, when, assert, skip, &hits, &result)
             }
         }
-        if !context.keysOnly, !entity.hooks.isEmpty {
-            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: excluded) {
+        if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive) {
                 let check = Int32(entity.hookCheckBase + v.rule)
                 let key = Int64(v.row) << 32 | Int64(check)
                 if let earlier = result.hookMessages[key] {
@@ -162,6 +189,14 @@ public enum ChunkEvaluator {
                     result.hookMessages[key] = v.violation.message
                     hits.append(Hit(row: Int32(v.row), check: check))
                 }
+            }
+        }
+        if let changes = result.changes, let scopes = lifecycle?.scopes {
+            // Rules apply to the records their scope names (a reader's structural problems
+            // are reported once, in the current snapshot).
+            hits.removeAll { h in
+                h.check < 0 ? deletePass
+                    : Int(h.check) < scopes.count && changes.classes[Int(h.row)] & scopes[Int(h.check)] == 0
             }
         }
         hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
@@ -216,15 +251,28 @@ public enum ChunkEvaluator {
                 guard let table = context.tables[target]?[pk] else { continue }
                 var rows = [Int32]()
                 var parents = [Int32]()
+                // Delete rules: a dangling key that was a parent deleted since the previous snapshot.
+                let previous = context.previous[target]
+                var deletedRows = [Int32]()
+                var deletedParents = [Int32]()
                 keys.forEach { row, key in
                     if let p = table.index(of: key) {
                         rows.append(row)
                         parents.append(Int32(p))
                     } else {
                         hits.append(Hit(row: row, check: Int32(rule.check)))
+                        if let previous, let p = previous.table.index(of: key), previous.isDeleted(p) {
+                            deletedRows.append(row)
+                            deletedParents.append(Int32(p))
+                            if let d = entity.plan.childDeleteChecks[k] { hits.append(Hit(row: row, check: Int32(d.check))) }
+                        }
                     }
                 }
                 result.references.append((k, rows, parents))
+                if previous != nil {
+                    result.deletedReferences.append((k, deletedRows, deletedParents))
+                    if let d = entity.plan.childDeleteChecks[k] { result.recordCounts[d.check] = (keys.rows.count, 0) }
+                }
             }
         }
     }

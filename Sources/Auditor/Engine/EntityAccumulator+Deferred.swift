@@ -4,8 +4,10 @@ extension EntityAccumulator {
     /// - Parameters:
     ///   - ordinal: The record's ordinal when the finding is about one record (cardinality),
     ///     nil for a table rule.
+    /// - Parameter counted: Count every call as a violation even without an ordinal (a finding
+    ///   about a record outside this input, such as a deleted one).
     func addDeferred(check ci: Int, location: RecordLocation, key: String?, value: String?,
-                     parameters: [String: String], ordinal: Int?) {
+                     parameters: [String: String], ordinal: Int?, counted: Bool = false) {
         let check = entity.plan.checks[ci]
         let rule = entity.plan.rules[check.slot]
         let message = check.message.render { p in
@@ -16,12 +18,25 @@ extension EntityAccumulator {
                               attribute: check.attribute.map { entity.plan.attributes[$0].name }, location: location,
                               key: key, value: value, message: message)
         stamp(&finding, slot: check.slot)
-        if ordinal == nil {
+        if counted {
+            counts[check.slot] += 1
+            violatingRecords += 1
+            if records.count < maxSamples {
+                records.append(RecordFindings(entity: entity.plan.name, location: location, key: key, findings: [finding]))
+            }
+        } else if ordinal == nil {
             counts[check.slot] = 1          // a table violates a table rule once
         } else {
             counts[check.slot] += 1
         }
         if samples[check.slot].count < maxSamples { samples[check.slot].append(finding) }
+        if counted, let sink, sinkError == nil {
+            do {
+                try sink.receive(RecordFindings(entity: entity.plan.name, location: location, key: key, findings: [finding]))
+            } catch {
+                sinkError = error
+            }
+        }
         guard let ordinal else { return }
         if let g = records.firstIndex(where: { $0.location.record == ordinal }) {
             records[g].findings.append(finding)
@@ -111,6 +126,17 @@ extension EntityAccumulator {
             let loc = FindingBuilder.location(entity, ordinal: record.ordinal, value: providedTables[rule.providedKey].locations[k])
             addDeferred(check: check, location: loc, key: record.key, value: String(n),
                         parameters: ["count": String(n)], ordinal: record.ordinal)
+        }
+    }
+
+    /// Deny delete rules: each deleted parent that records of the new snapshot still reference.
+    func finishDeny(_ rule: DeleteRuleCheck, index: SnapshotIndex, references: [Int32: Int]) {
+        evaluatedOverride[entity.plan.checks[rule.check].slot] = index.deletedCount
+        for (p, n) in references.sorted(by: { $0.key < $1.key }) {
+            let deleted = index.deleted[Int(p)]
+            let location = deleted?.location ?? RecordLocation(path: entity.displayPath, record: 0)
+            addDeferred(check: rule.check, location: location, key: deleted?.key, value: String(n),
+                        parameters: ["count": String(n)], ordinal: nil, counted: true)
         }
     }
 

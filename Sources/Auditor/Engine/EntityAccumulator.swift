@@ -32,6 +32,14 @@ final class EntityAccumulator {
     /// Receives every violating record when set; its first error is kept in ``sinkError``.
     let sink: (any FindingSink)?
     var sinkError: (any Error)?
+    /// Snapshot classification tallies, when the pass compares snapshots.
+    var lifecycle: LifecycleTally?
+    /// Rules with an `on:` scope (or under `--changed-only`): their evaluated count is the
+    /// number of records of their classes.
+    var scopedSlots: [(slot: Int, mask: UInt8)] = []
+    /// Per reference key rule: referencing records per deleted parent (dense index in the
+    /// parent's previous snapshot), for deny delete rules.
+    var deletedReferences: [Int: [Int32: Int]] = [:]
     /// Per rule slot: the fingerprint of every violation, when collecting them.
     var fingerprints: [[UInt64]]?
     private var fingerprintCounter = FingerprintCounter()
@@ -79,6 +87,17 @@ final class EntityAccumulator {
             skippedOverride[slot, default: 0] += c.skipped
         }
         for (t, v) in ev.maxima { maxima[t] = max(maxima[t] ?? v, v) }
+        if let changes = ev.changes {
+            lifecycle?.merge(changes, chunk, entity)
+            for (slot, mask) in scopedSlots {
+                var n = 0
+                for bit in 0 ..< changes.counts.count where mask & (1 << UInt8(bit)) != 0 { n += changes.counts[bit] }
+                evaluatedOverride[slot, default: 0] += n
+            }
+        }
+        for ref in ev.deletedReferences {
+            for p in ref.parents { deletedReferences[ref.keyRule, default: [:]][p, default: 0] += 1 }
+        }
         for ref in ev.references where !ref.parents.isEmpty {
             var counts = childCounts[ref.keyRule] ?? []
             for p in ref.parents {
@@ -122,7 +141,8 @@ final class EntityAccumulator {
                 if wantSample || rowFindings != nil || fingerprints != nil {
                     var f = FindingBuilder.finding(entity, chunk, Int(row), h,
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
-                                                   hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)])
+                                                   hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
+                                                   old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
                     stamp(&f, slot: slot)
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
@@ -148,6 +168,21 @@ final class EntityAccumulator {
         let fp = fingerprintCounter.next(f)
         f.fingerprint = fp
         fingerprints?[slot].append(fp)
+    }
+
+    /// Adds the findings of the delete pass (the previous snapshot's deleted records) to this,
+    /// the entity's main pass.
+    func absorb(_ other: EntityAccumulator) {
+        for slot in counts.indices {
+            counts[slot] += other.counts[slot]
+            for f in other.samples[slot] where samples[slot].count < maxSamples { samples[slot].append(f) }
+            if let e = other.evaluatedOverride[slot] { evaluatedOverride[slot, default: 0] += e }
+            if let s = other.skippedOverride[slot] { skippedOverride[slot, default: 0] += s }
+            if let list = other.fingerprints?[slot] { fingerprints?[slot] += list }
+        }
+        for g in other.records where records.count < maxSamples { records.append(g) }
+        violatingRecords += other.violatingRecords
+        if sinkError == nil { sinkError = other.sinkError }
     }
 
     /// The rule outcomes in report order.
@@ -202,7 +237,7 @@ enum FindingBuilder {
     }
 
     static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
-                        hookMessage: String? = nil) -> Finding {
+                        hookMessage: String? = nil, old: String? = nil) -> Finding {
         let loc = location(e, chunk, row)
         let key = key(e, chunk, row)
         if hit.check < 0 {
@@ -244,6 +279,7 @@ enum FindingBuilder {
                 let text = validator.validate(v).map { $0.named(e.plan.attributes[a].name).message }.joined(separator: "; ")
                 return e.plan.attributes[a].sensitive ? "\(e.plan.attributes[a].name) is invalid (value masked)" : text
             case "key": return key ?? ""
+            case "old": return sensitive ? old.map { _ in mask } : old
             case "entity": return e.plan.name
             case "location": return loc.description
             default: return check.parameters[p]

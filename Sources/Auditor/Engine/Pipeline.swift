@@ -7,9 +7,9 @@ import Foundation
 /// inline on the calling thread.
 enum Pipeline {
     /// - Returns: The error that stopped the reader, if any (chunks read before it are merged).
-    static func run(reader: any RecordReader, chunkSize: Int, jobs: Int,
-                    evaluate: @escaping @Sendable (RecordChunk) -> ChunkEvaluation,
-                    merge: (ChunkEvaluation) -> Void) -> (any Error)? {
+    static func run<Result: Sendable>(reader: any RecordReader, chunkSize: Int, jobs: Int,
+                                      evaluate: @escaping @Sendable (RecordChunk) -> Result,
+                                      merge: (Result) -> Void) -> (any Error)? {
         if jobs <= 1 {
             do {
                 while let chunk = try reader.nextChunk(maxRecords: chunkSize) { merge(evaluate(chunk)) }
@@ -18,7 +18,7 @@ enum Pipeline {
                 return error
             }
         }
-        let slots = ResultSlots()
+        let slots = ResultSlots<Result>()
         let window = jobs * 2
         let workers = DispatchSemaphore(value: jobs)
         let queue = DispatchQueue(label: "auditor.evaluate", attributes: .concurrent)
@@ -62,18 +62,18 @@ enum Pipeline {
 
 /// Evaluated chunks waiting to be merged, by chunk index.
 /// `@unchecked Sendable`: every access to `results` happens with `condition` locked.
-private final class ResultSlots: @unchecked Sendable {
+private final class ResultSlots<Result: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var results: [Int: ChunkEvaluation] = [:]
+    private var results: [Int: Result] = [:]
 
-    func put(_ index: Int, _ result: ChunkEvaluation) {
+    func put(_ index: Int, _ result: Result) {
         condition.lock()
         results[index] = result
         condition.broadcast()
         condition.unlock()
     }
 
-    func take(_ index: Int, wait: Bool) -> ChunkEvaluation? {
+    func take(_ index: Int, wait: Bool) -> Result? {
         condition.lock()
         defer { condition.unlock() }
         while results[index] == nil {

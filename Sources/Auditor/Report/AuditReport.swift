@@ -107,9 +107,12 @@ public struct InputSummary: Sendable, Equatable {
     /// The exit status that error implies (65 malformed, 66 missing, 74 I/O, 75 transient).
     public var errorStatus: ExitStatus?
     public var seconds: Double
+    /// True for a source's previous snapshot (`--previous`).
+    public var isPrevious = false
 
     public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
-                complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double) {
+                complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double, isPrevious: Bool = false) {
+        self.isPrevious = isPrevious
         self.source = source
         self.path = path
         self.format = format
@@ -196,9 +199,12 @@ public struct EntityOutcome: Sendable, Equatable {
     public var violations: Int
     /// Ids of the entity's rules (structural rules of its source included), in report order.
     public var ruleIDs: [String]
+    /// Changes since the previous snapshot, when the audit compared snapshots.
+    public var lifecycle: LifecycleSummary?
 
     public init(name: String, source: String, records: Int, violatingRecords: Int, violations: Int,
-                ruleIDs: [String]) {
+                ruleIDs: [String], lifecycle: LifecycleSummary? = nil) {
+        self.lifecycle = lifecycle
         self.name = name
         self.source = source
         self.records = records

@@ -47,6 +47,14 @@ public struct EntityPlan: Sendable {
     /// Counts of referencing records per record of this entity.
     public var cardinality: [CardinalityRule] = []
     public var tableRules: [TableRule] = []
+    /// Delete rules of this entity's `from:` relationships (deny checks live here).
+    public var deleteRules: [DeleteRuleCheck] = []
+    /// Per reference key rule of this (child) entity: the nullify/cascade check, if any.
+    public var childDeleteChecks: [Int: (check: Int, rule: DeleteRule, parent: String)] = [:]
+    /// True when a check needs the previous snapshot (`on:`, immutable, transitions, delete rules).
+    public var usesLifecycle: Bool {
+        checks.contains { $0.scope != nil } || !deleteRules.isEmpty || !childDeleteChecks.isEmpty
+    }
     /// True when `columns:` rules watch this entity's schema: a declared attribute that the
     /// input lacks is then read as missing (and reported by that rule), not a rules error.
     public var toleratesMissingColumns = false
@@ -96,6 +104,10 @@ public struct Check: Sendable {
         case hook(Int)
         /// A rule over the whole record (interproperty): `assert` must hold where `when` holds.
         case record(when: CompiledExpression?, assert: CompiledExpression)
+        /// The value must not change between snapshots (checked on updated records).
+        case immutable
+        /// A changed value must follow an allowed transition (checked on updated records).
+        case transitions(Transitions)
     }
 
     public var kind: String
@@ -107,4 +119,36 @@ public struct Check: Sendable {
     public var message: MessageTemplate
     /// The constraint's parameters for messages (`minLength` → `3`).
     public var parameters: [String: String]
+    /// The records it applies to (`on:`); nil for every record of the current snapshot.
+    public var scope: LifecycleScope? = nil
+}
+
+/// Allowed changes of a status-like value: `draft -> published`; `*` matches any value.
+public struct Transitions: Sendable, Equatable {
+    /// (from, to) as UTF-8 bytes; nil is the wildcard.
+    public var allowed: [(from: [UInt8]?, to: [UInt8]?)]
+
+    public init(allowed: [(from: [UInt8]?, to: [UInt8]?)]) {
+        self.allowed = allowed
+    }
+
+    public func allows(from old: [UInt8], to new: [UInt8]) -> Bool {
+        old == new || allowed.contains { ($0.from == nil || $0.from! == old) && ($0.to == nil || $0.to! == new) }
+    }
+
+    public static func == (a: Transitions, b: Transitions) -> Bool {
+        a.allowed.count == b.allowed.count && zip(a.allowed, b.allowed).allSatisfy { $0.from == $1.from && $0.to == $1.to }
+    }
+}
+
+/// A relationship delete rule compiled onto the parent and the child (see ``DeleteRule``).
+public struct DeleteRuleCheck: Sendable {
+    public var rule: DeleteRule
+    /// The referencing entity and its reference key rule.
+    public var childEntity: Int
+    public var childKeyRule: Int
+    /// The check on the parent (deny: one finding per deleted parent still referenced), or
+    /// on the child (nullify, cascade: one finding per child that still references one).
+    public var check: Int
+    public var relationship: String
 }

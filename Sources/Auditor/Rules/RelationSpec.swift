@@ -6,8 +6,51 @@ public struct RuleOptions: Sendable {
     public var severity: Severity?
     public var code: Int?
     public var threshold = Threshold()
+    /// `on: [insert, update]`: the lifecycle changes the rule applies to (all current records
+    /// when absent). Only constraints and record rules take it.
+    public var on: LifecycleScope?
 
     public init() {}
+}
+
+/// Which records of a snapshot a rule applies to, compared with the previous snapshot
+/// (`--previous`): Core Data's validateForInsert / validateForUpdate / validateForDelete.
+public struct LifecycleScope: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// In this snapshot, not in the previous one (every record when there is no previous snapshot).
+    public static let inserted = LifecycleScope(rawValue: 1)
+    /// In both, with at least one attribute changed.
+    public static let updated = LifecycleScope(rawValue: 2)
+    /// In the previous snapshot only (rules see the record as it was).
+    public static let deleted = LifecycleScope(rawValue: 4)
+    /// In both, unchanged.
+    public static let unchanged = LifecycleScope(rawValue: 8)
+    /// A record of this snapshot that could not be classified (the previous snapshot could
+    /// not be read to its end).
+    public static let unclassified = LifecycleScope(rawValue: 16)
+    /// What a rule without `on:` applies to: every record of this snapshot.
+    public static let current: LifecycleScope = [.inserted, .updated, .unchanged, .unclassified]
+
+    /// The words of `on:`.
+    public static let words: [(String, LifecycleScope)] = [("insert", .inserted), ("update", .updated), ("delete", .deleted)]
+
+    /// `insert, update`.
+    public var description: String {
+        Self.words.filter { contains($0.1) }.map(\.0).joined(separator: ", ")
+    }
+}
+
+/// What a parent's deletion requires of the records that referenced it
+/// (Core Data's relationship delete rules), checked between two snapshots.
+public enum DeleteRule: String, Sendable, CaseIterable {
+    /// A deleted parent must not be referenced any more (Core Data 1600).
+    case deny
+    /// Children of a deleted parent must have their reference cleared.
+    case nullify
+    /// Children of a deleted parent must have been deleted with it.
+    case cascade
 }
 
 /// A rule over a whole record: `when:` makes it conditional, `assert:` must hold.
@@ -41,6 +84,8 @@ public struct RelationshipSpec: Sendable {
     public var maxCount: (value: Int, options: RuleOptions)?
     /// Options of the reference rule.
     public var options: RuleOptions
+    /// `deleteRule: deny` on a `from:` relationship, with its own rule options.
+    public var deleteRule: (rule: DeleteRule, mark: ConfigMark, options: RuleOptions)?
 }
 
 /// Rules on a whole table: its size, its columns and how recent its data is.

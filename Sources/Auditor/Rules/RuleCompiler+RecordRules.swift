@@ -28,6 +28,7 @@ extension RuleCompiler {
                               defaultMessage: "The record does not satisfy '{assert}': {values}.",
                               parameters: params, extraPlaceholders: known, into: &d)
             plan.checks[ci].test = .record(when: when, assert: assert)
+            plan.checks[ci].scope = rule.options.on
         }
     }
 

@@ -94,9 +94,47 @@ extension RuleCompiler {
                                              defaultMessage: "{entity} {key} has {count} {relationship}; at most {maxCount} allowed.",
                                              parameters: params.merging(["maxCount": String(v)]) { a, _ in a }, into: &d)
                 }
-                plans[ei].cardinality.append(rule)
+                if rule.min != nil || rule.max != nil { plans[ei].cardinality.append(rule) }
+                if let (dr, mark, o) = rel.deleteRule {
+                    compileDeleteRule(dr, mark: mark, options: o.merged(rel.options), parent: e, parentIndex: ei,
+                                      relationship: rel.name, child: spec.entities[ci], childIndex: ci, childKeyRule: kr,
+                                      &plans, catalog: catalog, into: &d)
+                }
             }
             compileTableRules(e, &plans[ei], catalog: catalog, into: &d)
+        }
+    }
+
+    /// `deleteRule:` on a parent's `from:` relationship. Deny is checked on the deleted parent;
+    /// nullify and cascade on each child that still references a deleted parent.
+    private static func compileDeleteRule(_ rule: DeleteRule, mark: ConfigMark, options o: RuleOptions, parent e: EntitySpec,
+                                          parentIndex ei: Int, relationship: String, child: EntitySpec, childIndex ci: Int,
+                                          childKeyRule kr: Int, _ plans: inout [EntityPlan], catalog: MessageCatalog,
+                                          into d: inout [Diagnostic]) {
+        let id = o.id ?? "\(e.idPrefix).\(relationship).deleteRule"
+        let params = ["relationship": relationship, "child": child.name, "parent": e.name, "deleteRule": rule.rawValue]
+        switch rule {
+        case .deny:
+            let check = addCheck(&plans[ei], id: id, kind: "deleteRule", attribute: nil,
+                                 summary: "a deleted \(e.name) is not referenced by any \(child.name) (deny)", code: 1600,
+                                 options: o, entity: e, mark: mark, catalog: catalog,
+                                 defaultMessage: "{entity} {key} was deleted, but {count} {child} record(s) still reference it; its {relationship} relationship denies the delete.",
+                                 parameters: params, into: &d)
+            plans[ei].deleteRules.append(DeleteRuleCheck(rule: rule, childEntity: ci, childKeyRule: kr, check: check,
+                                                         relationship: relationship))
+        case .nullify, .cascade:
+            let message = rule == .nullify
+                ? "{entity} {key} still references {parent} {value}, which was deleted; with deleteRule nullify, {field} should be empty."
+                : "{entity} {key} references {parent} {value}, which was deleted; with deleteRule cascade, this record should have been deleted with it."
+            let summary = rule == .nullify
+                ? "\(child.name) records of a deleted \(e.name) have their reference cleared (nullify)"
+                : "\(child.name) records of a deleted \(e.name) are deleted with it (cascade)"
+            let check = addCheck(&plans[ci], id: id, kind: "deleteRule", attribute: plans[ci].keyRules[kr].shape.attributes.first,
+                                 summary: summary, code: rule == .nullify ? 2042 : 2043, options: o, entity: child,
+                                 mark: mark, catalog: catalog, defaultMessage: message, parameters: params, into: &d)
+            plans[ci].childDeleteChecks[kr] = (check, rule, e.name)
+            plans[ei].deleteRules.append(DeleteRuleCheck(rule: rule, childEntity: ci, childKeyRule: kr, check: check,
+                                                         relationship: relationship))
         }
     }
 

@@ -88,9 +88,16 @@ public enum RuleCompiler {
                 params["rule"] = id
                 params["code"] = String(plan.rules[slot].code)
                 params["severity"] = plan.rules[slot].severity.rawValue
+                var scope = c.on ?? a.on
+                if c.kind == .immutable || c.kind == .transitions {
+                    if let s = c.on, s != .updated {
+                        d.append(Diagnostic(mark: c.mark, message: "'\(c.kind.rawValue)' is checked on updated records only; remove 'on: [\(s.description)]'"))
+                    }
+                    scope = .updated
+                }
                 attr.checks.append(plan.checks.count)
                 plan.checks.append(Check(kind: c.kind.rawValue, test: test, slot: slot, attribute: plan.attributes.count,
-                                         message: template, parameters: params))
+                                         message: template, parameters: params, scope: scope))
             }
             plan.attributes.append(attr)
         }
@@ -100,13 +107,20 @@ public enum RuleCompiler {
     /// Placeholders every message may use besides the attribute's constraint parameters.
     static let commonPlaceholders: Set<String> = ["value", "field", "attribute", "entity", "rule", "code",
                                                   "severity", "key", "type", "length", "first", "firstLine",
-                                                  "location", "violations"]
+                                                  "location", "violations", "old"]
 
     /// The attribute's constraint parameters as written (`minLength` → `3`).
     static func parameters(of a: AttributeSpec) -> [String: String] {
         var p = ["field": a.name, "attribute": a.name, "type": a.type.rawValue, "typeName": a.type.phrase]
+        for c in a.constraints where c.kind == .transitions {
+            if let t = try? transitions(c.value) {
+                p["transitions"] = t.allowed.map { t in
+                    "\(t.from.map { String(decoding: $0, as: UTF8.self) } ?? "*") -> \(t.to.map { String(decoding: $0, as: UTF8.self) } ?? "*")"
+                }.joined(separator: ", ")
+            }
+        }
         for c in a.constraints where c.kind != .required && c.kind != .type && c.kind != .unique && c.kind != .integral
-            && !c.kind.isValidatorKind {
+            && c.kind != .immutable && c.kind != .transitions && !c.kind.isValidatorKind {
             if case .sequence(let items) = c.value.kind {
                 p[c.kind.rawValue] = items.compactMap(\.scalar).joined(separator: ", ")
             } else if let s = c.value.scalar {
@@ -186,6 +200,12 @@ public enum RuleCompiler {
                 return (.integral, "\(name) is a whole number")
             case .unique:
                 return (.unique, "\(name) is unique")
+            case .immutable:
+                return (.immutable, "\(name) does not change once set")
+            case .transitions:
+                let t = try transitions(v)
+                let words = t.allowed.map { "\($0.from.map { String(decoding: $0, as: UTF8.self) } ?? "*") -> \($0.to.map { String(decoding: $0, as: UTF8.self) } ?? "*")" }
+                return (.transitions(t), "\(name) changes only \(words.joined(separator: ", "))")
             case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
                 var problems = [Diagnostic]()
                 guard let validator = ConstraintTreeCompiler().compile(key: c.kind.rawValue, value: v,
@@ -200,6 +220,36 @@ public enum RuleCompiler {
             d.append(error)
             return nil
         }
+    }
+
+    /// `transitions: ["draft -> published", "* -> archived"]` or
+    /// `transitions: { draft: [published, archived], published: archived }`.
+    static func transitions(_ v: ConfigNode) throws(Diagnostic) -> Transitions {
+        func side(_ s: Substring) -> [UInt8]? {
+            let t = s.trimmingCharacters(in: .whitespaces)
+            return t == "*" ? nil : Array(t.utf8)
+        }
+        var allowed = [(from: [UInt8]?, to: [UInt8]?)]()
+        switch v.kind {
+        case .mapping:
+            for (k, targets) in try v.mapping("transitions").pairs {
+                let from = try k.string("a transition's source value")
+                for t in targets.sequenceOrSingle() {
+                    allowed.append((side(Substring(from)), side(Substring(try t.string("a transition's target value")))))
+                }
+            }
+        default:
+            for item in v.sequenceOrSingle() {
+                let text = try item.string("a transition")
+                guard let arrow = text.range(of: "->"), !text[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces).isEmpty,
+                      !text[arrow.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw item.error("a transition reads 'from -> to' (for example 'draft -> published'; * matches any value); got '\(text)'")
+                }
+                allowed.append((side(text[..<arrow.lowerBound]), side(text[arrow.upperBound...])))
+            }
+        }
+        if allowed.isEmpty { throw v.error("transitions must list at least one allowed change, for example 'draft -> published'") }
+        return Transitions(allowed: allowed)
     }
 
     /// Parses a bound for an ordered type: numbers as Double, dates as days, date-times as seconds.
@@ -248,6 +298,8 @@ public enum RuleCompiler {
         case .oneOf: return ValidationCode.oneOf
         case .not: return ValidationCode.not
         case .allOf, .each: return 2007
+        case .immutable: return 2040
+        case .transitions: return 2041
         }
     }
 
@@ -269,6 +321,8 @@ public enum RuleCompiler {
         case .unique: return "{field} must be unique; '{value}' already appears at {first}."
         case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
             return "{field} is invalid: {violations}"
+        case .immutable: return "{field} cannot change once set; it changed from '{old}' to '{value}'."
+        case .transitions: return "{field} cannot change from '{old}' to '{value}'; allowed: {transitions}."
         }
     }
 }

@@ -2,7 +2,7 @@
 /// table rules.
 extension RulesFileParser {
     static let ruleOptionKeys = ["id", "message", "severity", "code", "description"] + thresholdKeys
-    static let relationshipKeys = ["attribute", "attributes", "references", "from", "minCount", "maxCount"] + ruleOptionKeys
+    static let relationshipKeys = ["attribute", "attributes", "references", "from", "minCount", "maxCount", "deleteRule"] + ruleOptionKeys
 
     func parseRelations(_ map: ConfigMapping, into e: inout EntitySpec, diagnostics d: inout [Diagnostic]) {
         if let u = map["unique"] { e.uniqueKeys = parseUniqueKeys(u, into: &d) }
@@ -49,6 +49,7 @@ extension RulesFileParser {
             do { o.code = try c.int("code") } catch { d.append(error) }
         }
         o.threshold = parseThreshold(map, into: &d)
+        if let n = map["on"] { o.on = parseScope(n, into: &d) }
         return o
     }
 
@@ -56,7 +57,7 @@ extension RulesFileParser {
     private func parseRecordRule(_ node: ConfigNode, into d: inout [Diagnostic]) -> RecordRuleSpec? {
         let map: ConfigMapping
         do { map = try node.mapping("a record rule") } catch { d.append(error); return nil }
-        d += map.unknownKeys(allowed: ["when", "assert"] + Self.ruleOptionKeys, context: "a record rule")
+        d += map.unknownKeys(allowed: ["when", "assert", "on"] + Self.ruleOptionKeys, context: "a record rule")
         guard let a = map["assert"] else {
             d.append(node.error("a record rule needs 'assert:', a condition every record must meet (for example 'age >= 16')"))
             return nil
@@ -150,6 +151,26 @@ extension RulesFileParser {
                 if v < 0 { throw valueNode.error("\(k) must not be negative; got \(v)") }
                 if isMin { rel.minCount = (v, options) } else { rel.maxCount = (v, options) }
             } catch { d.append(error) }
+        }
+        if let n = map["deleteRule"] {
+            var valueNode = n
+            var options = RuleOptions()
+            if case .mapping = n.kind, let m = try? n.mapping("deleteRule") {
+                d += m.unknownKeys(allowed: ["value"] + Self.ruleOptionKeys, context: "'deleteRule'")
+                options = parseRuleOptions(m, into: &d)
+                valueNode = m["value"] ?? n
+            }
+            let names = DeleteRule.allCases.map(\.rawValue)
+            if let w = valueNode.scalar, let rule = DeleteRule(rawValue: w) {
+                rel.deleteRule = (rule, n.mark, options)
+            } else {
+                var m = "deleteRule takes deny, nullify or cascade; got \(valueNode.describe)"
+                if let w = valueNode.scalar, let c = Suggest.closest(to: w, in: names) { m += "; did you mean '\(c)'?" }
+                d.append(valueNode.error(m))
+            }
+            if rel.references != nil {
+                d.append(n.error("deleteRule belongs on the parent's side: declare it on a 'from:' relationship of \(rel.references?.entity ?? "the referenced entity") (as Core Data puts it on the to-many relationship)"))
+            }
         }
         if rel.references == nil && rel.from == nil {
             d.append(key.error("relationship '\(name)' needs 'references: Entity.attribute' or 'from: Entity.relationship'"))

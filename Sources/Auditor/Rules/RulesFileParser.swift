@@ -15,9 +15,9 @@ public struct RulesFileParser {
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split"] + thresholdKeys
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split", "on"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
-    static let constraintOptionKeys = ["value", "id", "message", "severity", "code"] + thresholdKeys
+    static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on"] + thresholdKeys
 
     /// Loads and parses a rules file from disk.
     /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
@@ -210,7 +210,7 @@ public struct RulesFileParser {
                 return nil
             }
             return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, split: nil, message: nil,
-                                 severity: nil, threshold: Threshold(), constraints: [])
+                                 severity: nil, threshold: Threshold(), constraints: [], on: nil)
         }
         let map: ConfigMapping
         do { map = try node.mapping("attribute '\(name)'") } catch { d.append(error); return nil }
@@ -244,8 +244,8 @@ public struct RulesFileParser {
         for (k, v) in map.pairs {
             guard let kname = k.scalar, kname != "type", let kind = ConstraintKind(rawValue: kname) else { continue }
             guard let c = parseConstraint(kind, key: k, node: v, into: &d) else { continue }
-            // `required: false`, `unique: false`, `integral: false` declare no rule.
-            if kind == .required || kind == .unique || kind == .integral {
+            // `required: false`, `unique: false`, `integral: false`, `immutable: false` declare no rule.
+            if kind == .required || kind == .unique || kind == .integral || kind == .immutable {
                 do { if try !c.value.bool(kname) { continue } } catch { d.append(error); continue }
             }
             constraints.append(c)
@@ -253,7 +253,8 @@ public struct RulesFileParser {
         // `required` first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
         return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
-                             severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints)
+                             severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
+                             on: map["on"].flatMap { parseScope($0, into: &d) })
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
@@ -281,7 +282,25 @@ public struct RulesFileParser {
         c.severity = o.severity
         c.code = o.code
         c.threshold = o.threshold
+        c.on = o.on
         return c
+    }
+
+    /// `on: insert` or `on: [insert, update]`.
+    func parseScope(_ node: ConfigNode, into d: inout [Diagnostic]) -> LifecycleScope? {
+        var scope = LifecycleScope()
+        let words = LifecycleScope.words.map(\.0)
+        for item in node.sequenceOrSingle() {
+            guard let w = item.scalar, let s = LifecycleScope.words.first(where: { $0.0 == w })?.1 else {
+                var m = "on: takes insert, update or delete; got \(item.describe)"
+                if let w = item.scalar, let c = Suggest.closest(to: w, in: words) { m += "; did you mean '\(c)'?" }
+                d.append(item.error(m))
+                return nil
+            }
+            scope.insert(s)
+        }
+        if scope.isEmpty { d.append(node.error("on: needs at least one of insert, update, delete")) }
+        return scope.isEmpty ? nil : scope
     }
 
     /// `maxFailures: 10`, `maxFailureRate: 0.01` (the `mostly` of other tools).

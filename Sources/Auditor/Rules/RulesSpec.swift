@@ -95,6 +95,8 @@ public struct AttributeSpec: Sendable {
     public var threshold: Threshold
     /// In the order written; `required` and `type` come first.
     public var constraints: [ConstraintSpec]
+    /// `on:` at the attribute: the default scope of its constraints.
+    public var on: LifecycleScope?
 }
 
 /// The constraint kinds of a property rule.
@@ -115,6 +117,8 @@ public enum ConstraintKind: String, Sendable, CaseIterable {
     case allOf, anyOf, oneOf, not
     case minCount, maxCount, each, uniqueItems
     case keys, requiredKeys, allowedKeys
+    // Lifecycle constraints, checked on records updated since the previous snapshot.
+    case immutable, transitions
 
     /// The kinds compiled by ``ConstraintTreeCompiler`` into a ``Validator``.
     public var isValidatorKind: Bool {
@@ -135,4 +139,5 @@ public struct ConstraintSpec: Sendable {
     public var severity: Severity?
     public var code: Int?
     public var threshold = Threshold()
+    public var on: LifecycleScope?
 }
