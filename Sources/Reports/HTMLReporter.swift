@@ -11,7 +11,8 @@ import Auditor
 ///
 /// Safety (CONVENTIONS rule 8): every data-derived string goes through ``HTMLText/escaped(_:)``
 /// (attribute values are always double-quoted, data never reaches an `href`, an `id` or a
-/// `style`); the whole report is embedded as JSON in `<script type="application/json">` with
+/// `style`); the whole report (less its `fingerprints` list, which the page never reads and
+/// which grows with every finding) is embedded as JSON in `<script type="application/json">` with
 /// `<`, `>`, `&`, U+2028 and U+2029 escaped, read with `JSON.parse(textContent)`; a meta
 /// Content-Security-Policy allows only the SHA-256 of the exact inline script and style
 /// bytes, `data:` images and nothing else; no external resource is referenced.
@@ -48,7 +49,8 @@ public struct HTMLReporter: Reporter {
             """
         out += page.body()
         out += "<script type=\"application/json\" id=\"report-data\">"
-        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report)).dropLast()  // its final newline
+        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report, fingerprints: false))
+            .dropLast()  // its final newline
         out += "</script>\n<script>\(HTMLAssets.js)</script>\n</body>\n</html>\n"
         return out
     }
@@ -83,7 +85,7 @@ extension HTMLReporter {
                 + "<span class=\"mono\">\(HTMLText.escaped(report.rulesFile))</span>, started "
                 + "\(NumberText.iso8601(report.startedAt)). The complete report is embedded in this file as JSON "
                 + "(the element <span class=\"mono\">script#report-data</span>, schema version "
-                + "\(JSONReporter.schemaVersion)). Values are shown with control and bidirectional characters made "
+                + "\(JSONReporter.schemaVersion), without the list of every finding's fingerprint). Values are shown with control and bidirectional characters made "
                 + "visible as <span class=\"mono\">\\u{…}</span>.</footer>\n"
             return out
         }
