@@ -155,8 +155,9 @@ struct RunCommand: ParsableCommand {
             let useColor = format == "text" && (output == nil
                 ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
                 : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)).enabled
+            let unicode = TextCharset.allowsUnicode(environment: environment)
             guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
-                                                            baseDirectory: base) else {
+                                                            baseDirectory: base, unicode: unicode) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(result.report)
@@ -170,7 +171,7 @@ struct RunCommand: ParsableCommand {
             for request in reports {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
-                                                             baseDirectory: base) else { continue }
+                                                             baseDirectory: base, unicode: unicode) else { continue }
                 do { try OutputFile.writeAtomically(extra.render(result.report), to: path) } catch let e as AuditError {
                     writeErrors.append(e)
                 }

@@ -50,7 +50,15 @@ struct BaselineTests {
         let samples = try #require(report2.rules(withID: "P.name.minLength").first?["samples"] as? [[String: Any]])
         #expect(samples.map { "\($0["key"] as? String ?? "?") \($0["new"] as? Bool == true ? "new" : "existing")" }
                 == ["id=3 existing", "id=5 new"])
-        #expect(!run2.stdoutText.isEmpty, "the text report goes to stdout\n\(run2)")
+        #expect(run2.stdoutLines.contains("Baseline report.json: 1 new, 1 existing, 1 resolved findings; "
+                                          + "--fail-on-new: only rules with new findings fail the run"), "\(run2)")
+        #expect(run2.stdoutLines.contains("    baseline: 1 new, 1 existing, 1 resolved"), "\(run2)")
+        #expect(run2.stdoutLines.contains { $0.hasPrefix("    data.csv:6: error: P.name.minLength:") && $0.hasSuffix("[id=5, new]") },
+                "\(run2)")
+        #expect(run2.stdoutLines.contains { $0.hasPrefix("    data.csv:2: error: P.name.minLength:") && $0.hasSuffix("[id=3]") },
+                "\(run2)")
+        #expect(run2.stdoutLines.contains("Result: FAILED (exit 1): 1 rule with new findings violated at severity error "
+                                          + "(--fail-on error, --fail-on-new)"), "\(run2)")
 
         // Run 3: nothing new, violations remain: --fail-on-new passes, and the report it writes
         // over its own baseline (read first, then replaced) says so.
@@ -63,8 +71,16 @@ struct BaselineTests {
         #expect(report3.summary["outcome"] as? String == "passed" && integer(report3.summary["violations"]) == 2)
         #expect(try tmp.listing() == ["data.csv", "report.json", "rules.yml"], "no temporary file left")
 
-        // The same data without --fail-on-new: the remaining violations fail the run.
-        try assertExecute(["run", "rules.yml", "--baseline", "report.json", "--format", "json"], in: tmp.url, exitCode: 1)
+        // The same data in text: passes under --fail-on-new and says why; fails without it.
+        let gated = try assertExecute(["run", "rules.yml", "--baseline", "report.json", "--fail-on-new", "--color", "never"],
+                                      in: tmp.url, exitCode: 0)
+        #expect(gated.stdoutLines.contains("Result: passed (exit 0): no new findings at severity error (--fail-on error, "
+                                           + "--fail-on-new); 1 rule violated at severity error has only findings of the baseline"),
+                "\(gated)")
+        let ungated = try assertExecute(["run", "rules.yml", "--baseline", "report.json", "--color", "never"], in: tmp.url,
+                                        exitCode: 1)
+        #expect(ungated.stdoutLines.contains("Baseline report.json: 0 new, 2 existing, 0 resolved findings"), "\(ungated)")
+        #expect(ungated.stdoutLines.last { !$0.isEmpty } == "Result: FAILED (exit 1): 1 rule violated at severity error (--fail-on error)")
         try assertExecute(["run", "rules.yml"], in: tmp.url, exitCode: 1)
     }
 
