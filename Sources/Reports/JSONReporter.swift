@@ -141,11 +141,14 @@ public struct JSONReporter: Reporter {
             "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
             "samples": .array(rule.samples.map(finding)),
-            "baseline": rule.baseline.map { b in
-                .object(["new": .integer(b.new), "existing": .integer(b.existing), "resolved": .integer(b.resolved)])
-            } ?? .null,
+            "baseline": rule.baseline.map(ruleBaseline) ?? .null,
             "trend": rule.trend.map(trend) ?? .null,
         ])
+    }
+
+    /// `{new, existing, resolved}`: one rule's findings against the baseline.
+    static func ruleBaseline(_ b: RuleBaseline) -> JSONValue {
+        .object(["new": .integer(b.new), "existing": .integer(b.existing), "resolved": .integer(b.resolved)])
     }
 
     /// `{counts, median, jumped}`: violations per history run, oldest first, this run last.
