@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The least severity that fails the run: error, warning or never.", valueName: "SEVERITY"))
     var failOn: String = "error"
 
-    @Option(help: ArgumentHelp("Compare the findings with those of an earlier JSON report (only read; it may be the --output file this run replaces): each is new or existing, and the report's absent ones are resolved.",
+    @Option(help: ArgumentHelp("Compare the findings with those of an earlier JSON report (only read, before the audit: it may be the --output file this run replaces): each is new or existing, and the baseline's findings that are gone are resolved.",
                                valueName: "FILE"))
     var baseline: String?
 
