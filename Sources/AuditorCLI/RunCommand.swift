@@ -49,6 +49,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The least severity that fails the run: error, warning or never.", valueName: "SEVERITY"))
     var failOn: String = "error"
 
+    @Option(help: ArgumentHelp("Compare the findings with those of an earlier JSON report (only read, before the audit: it may be the --output file this run replaces): each is new or existing, and the baseline's findings that are gone are resolved.",
+                               valueName: "FILE"))
+    var baseline: String?
+
+    @Flag(help: "Fail only on rules with findings that are not in the baseline (needs --baseline).")
+    var failOnNew = false
+
     @Option(help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
     var color: String = "auto"
 
@@ -101,6 +108,7 @@ struct RunCommand: ParsableCommand {
         if let failuresOut, FailuresFormat(path: failuresOut) == nil {
             throw ValidationError("--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(TerminalText.escaped(failuresOut))'")
         }
+        try validateBaseline()
     }
 
     func run() throws {
@@ -120,20 +128,23 @@ struct RunCommand: ParsableCommand {
                 }
                 paths[name] = String(s[s.index(after: eq)...])
             }
+            let previous = try loadBaseline()     // before the audit writes anything
             let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on") }
-            let options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
+            var options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
                                        progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
                                        asOf: now)
+            options.collectFingerprints = collectsFingerprints
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
                                      toolVersion: AuditorCommand.version)
-            let result: AuditResult
+            var result: AuditResult
             do {
                 result = try engine.run(plan)
             } catch {
                 failures?.discard()
                 throw error
             }
+            apply(previous, to: &result.report)
             ProgressDisplay.clear(quiet: quiet)
             let environment = ProcessInfo.processInfo.environment
             let base = FileManager.default.currentDirectoryPath
@@ -144,8 +155,9 @@ struct RunCommand: ParsableCommand {
             let useColor = format == "text" && (output == nil
                 ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
                 : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)).enabled
+            let unicode = TextCharset.allowsUnicode(environment: environment)
             guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
-                                                            baseDirectory: base) else {
+                                                            baseDirectory: base, unicode: unicode) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(result.report)
@@ -159,7 +171,7 @@ struct RunCommand: ParsableCommand {
             for request in reports {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
-                                                             baseDirectory: base) else { continue }
+                                                             baseDirectory: base, unicode: unicode) else { continue }
                 do { try OutputFile.writeAtomically(extra.render(result.report), to: path) } catch let e as AuditError {
                     writeErrors.append(e)
                 }

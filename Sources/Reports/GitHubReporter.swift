@@ -9,6 +9,12 @@ import Auditor
 /// each, and so on. Errors are `::error`, warnings `::warning`, info and tolerated rules
 /// `::notice`. Every property and message uses the toolkit's escaping (``GitHubText``).
 ///
+/// Against a baseline, each annotation's title ends with `new` or `existing` and its message
+/// says whether the baseline has the finding; a rule's new findings are annotated before its
+/// existing ones. Under `--fail-on-new` an existing finding is a `::notice` whatever its
+/// severity: it does not fail the run, and the 10 errors and 10 warnings GitHub shows are
+/// kept for what does.
+///
 /// The Markdown job summary (``summaryMarkdown(_:limit:)``) is a separate text: the reporter
 /// stays pure, and the CLI appends it to `$GITHUB_STEP_SUMMARY` when that is set.
 public struct GitHubReporter: Reporter {
@@ -62,16 +68,26 @@ public struct GitHubReporter: Reporter {
             let ra = rank(a.element), rb = rank(b.element)
             return ra != rb ? ra < rb : a.offset < b.offset
         }.map(\.element)
-        let deepest = ordered.map(\.samples.count).max() ?? 0
+        // A rule's new findings first (stable otherwise): they are what a baseline gate is about.
+        let samples = ordered.map { rule in rule.samples.filter { $0.isNew == true } + rule.samples.filter { $0.isNew != true } }
+        let deepest = samples.map(\.count).max() ?? 0
         for j in 0..<deepest {
-            for rule in ordered where j < rule.samples.count {
-                let f = rule.samples[j]
+            for (rule, list) in zip(ordered, samples) where j < list.count {
+                let f = list[j]
                 var message = f.message
                 if let table = f.location.table, let rowid = f.location.rowid { message += " (table \(table), rowid \(rowid))" }
                 if let key = f.key { message += " [\(key)]" }
                 if rule.status == .tolerated { message += " (tolerated: \(rule.threshold.description))" }
-                emit(Self.level(rule), file: f.location.path, line: f.location.line,
-                     title: "\(rule.id) (\(rule.severity.rawValue) \(rule.code))", message: message)
+                var level = Self.level(rule)
+                var tag = ""
+                if let isNew = f.isNew {
+                    tag = isNew ? ", new" : ", existing"
+                    message += isNew ? " (new: not in the baseline)" : " (existing: in the baseline"
+                        + (report.gatesOnNew ? ", does not fail the run with --fail-on-new)" : ")")
+                    if report.gatesOnNew, !isNew { level = "notice" }
+                }
+                emit(level, file: f.location.path, line: f.location.line,
+                     title: "\(rule.id) (\(rule.severity.rawValue) \(rule.code)\(tag))", message: message)
             }
         }
         let all = report.rules.reduce(0) { $0 + $1.violations }

@@ -6,7 +6,7 @@
 /// `JSON.parse(textContent)` and writes only with `textContent`, `hidden` and `open`.
 enum HTMLAssets {
     static let css = """
-        :root{--auditor-css:1;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--error:#b42318;--warning:#9a6700;--info:#0550ae;--tolerated:#6e40c9;--passed:#1a7f37;color-scheme:light}
+        :root{--auditor-css:1;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--error:#b42318;--warning:#9a6700;--info:#0550ae;--tolerated:#6e40c9;--passed:#1a7f37;--existing:#1b7c83;color-scheme:light}
         *{box-sizing:border-box}
         body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--fg);background:#fff}
         header.verdict{padding:20px 32px;border-bottom:4px solid var(--line);background:var(--soft)}
@@ -28,6 +28,7 @@ enum HTMLAssets {
         .cards dd{margin:2px 0 0;font-size:22px;font-weight:600}
         .cards .bad dd{color:var(--error)}
         .cards .soft dd{color:var(--tolerated)}
+        .cards .good dd{color:var(--passed)}
         table{border-collapse:collapse;width:100%;margin:8px 0 14px;font-size:14px}
         th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
         th{background:var(--soft);font-weight:600;font-size:13px;color:var(--muted)}
@@ -38,7 +39,13 @@ enum HTMLAssets {
         td.msg{word-break:break-word}
         .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;white-space:nowrap;border:1px solid currentColor}
         .st-failed{color:var(--error)}.st-violated{color:var(--warning)}.st-tolerated{color:var(--tolerated)}
-        .st-passed{color:var(--passed)}.st-not-evaluated{color:var(--muted)}
+        .st-passed{color:var(--passed)}.st-not-evaluated{color:var(--muted)}.st-existing{color:var(--existing)}
+        .badge.new{color:var(--error)}.badge.existing{color:var(--muted)}.badge.jumped{color:var(--warning)}
+        td.fresh{color:var(--error);font-weight:600}
+        td.trend{white-space:nowrap}
+        svg.spark{vertical-align:middle;display:inline-block}
+        svg.spark rect.run{fill:#8c959f}svg.spark rect.zero{fill:var(--line)}svg.spark rect.now{fill:var(--fg)}svg.spark rect.jumped{fill:var(--error)}
+        svg.spark line.median{stroke:var(--warning);stroke-width:1;stroke-dasharray:2 2}
         .sev-error{color:var(--error)}.sev-warning{color:var(--warning)}.sev-info{color:var(--info)}
         tr.row-passed td{color:var(--muted)}
         details{margin:8px 0}
@@ -47,7 +54,7 @@ enum HTMLAssets {
         details.entity>summary .meta,details.rule>summary .meta{color:var(--muted);font-size:13px;margin-left:8px}
         details.rule{border-left:3px solid var(--line);padding-left:10px;margin-left:4px}
         details.rule.st-failed{border-color:var(--error)}details.rule.st-violated{border-color:var(--warning)}
-        details.rule.st-tolerated{border-color:var(--tolerated)}
+        details.rule.st-tolerated{border-color:var(--tolerated)}details.rule.st-existing{border-color:var(--existing)}
         details.rule{color:var(--fg)}
         table.samples th:nth-child(1){width:26%}table.samples th:nth-child(2){width:10%}table.samples th:nth-child(3){width:20%}
         table.records th:nth-child(1){width:26%}table.records th:nth-child(2){width:10%}
@@ -62,7 +69,7 @@ enum HTMLAssets {
         svg.chart{max-width:100%;height:auto;display:block}
         svg.chart text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:var(--fg)}
         svg.chart text.count{fill:var(--muted)}
-        svg.chart .bar-failed{fill:var(--error)}svg.chart .bar-violated{fill:#d4a72c}svg.chart .bar-tolerated{fill:#a98eda}
+        svg.chart .bar-failed{fill:var(--error)}svg.chart .bar-violated{fill:#d4a72c}svg.chart .bar-tolerated{fill:#a98eda}svg.chart .bar-existing{fill:#6fb3b8}
         svg.chart .limit{stroke:var(--fg);stroke-width:2}
         svg.chart .axis{stroke:var(--line)}
         .legend{font-size:13px;color:var(--muted)}
@@ -72,7 +79,7 @@ enum HTMLAssets {
         @media print{
         body{font-size:10pt}
         .controls,.noprint{display:none!important}
-        header.verdict,.badge,svg.chart{print-color-adjust:exact;-webkit-print-color-adjust:exact}
+        header.verdict,.badge,svg.chart,svg.spark{print-color-adjust:exact;-webkit-print-color-adjust:exact}
         main{padding:0 8px;max-width:none}
         details>summary{list-style:none}
         details.entity{border:none;padding:0}
@@ -93,8 +100,8 @@ enum HTMLAssets {
           root.setAttribute("data-js", "ready");
           if (getComputedStyle(root).getPropertyValue("--auditor-css").trim() === "1") root.setAttribute("data-css", "ok");
           function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
-          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message]); }
-          var ruleText = data.rules.map(function (r) { return lower([r.id, r.entity, r.attribute, r.kind, r.severity, r.status, r.summary, String(r.code), r.definedAt]); });
+          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message, f["new"] === true ? "new" : null]); }
+          var ruleText = data.rules.map(function (r) { return lower([r.id, r.entity, r.attribute, r.kind, r.severity, r.status, r.summary, String(r.code), r.definedAt, r.trend && r.trend.jumped ? "jumped" : null]); });
           var rows = Array.prototype.slice.call(document.querySelectorAll("[data-rule],[data-record]"));
           var details = Array.prototype.slice.call(document.querySelectorAll("details"));
           var controls = document.getElementById("controls");

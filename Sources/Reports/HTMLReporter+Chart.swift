@@ -48,8 +48,10 @@ extension HTMLReporter.Page {
             }
             out += "\n"
         }
-        out += "</svg>\n<p class=\"chart-legend\"><span class=\"st-failed\">■ failed</span><span class=\"st-violated\">■ violated, "
-            + "below --fail-on</span><span class=\"st-tolerated\">■ tolerated</span><span>│ threshold (maxFailures)</span></p>\n"
+        out += "</svg>\n<p class=\"chart-legend\"><span class=\"st-failed\">■ failed</span>"
+            + (report.gatesOnNew ? "<span class=\"st-existing\">■ existing only (--fail-on-new)</span>" : "")
+            + "<span class=\"st-violated\">■ violated, below --fail-on</span><span class=\"st-tolerated\">■ tolerated</span>"
+            + "<span>│ threshold (maxFailures)</span></p>\n"
         if violated.count > shown.count {
             out += "<p class=\"more\">\(Plural.count(violated.count - shown.count, "more violated rule")) not drawn; "
                 + "the tables below list every rule.</p>\n"

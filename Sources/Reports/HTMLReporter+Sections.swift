@@ -35,7 +35,10 @@ extension HTMLReporter.Page {
         var out = "<section id=\"rules\">\n<h2>Rules by entity</h2>\n"
         out += "<p class=\"legend\"><span class=\"badge st-failed\">failed</span> beyond its threshold at a failing severity · "
             + "<span class=\"badge st-violated\">violated</span> beyond its threshold, below --fail-on "
-            + "\(report.failOn.rawValue) · <span class=\"badge st-tolerated\">tolerated</span> within its threshold · "
+            + "\(report.failOn.rawValue) · "
+            + (report.gatesOnNew ? "<span class=\"badge st-existing\">existing only</span> at a failing severity, every "
+                + "finding in the baseline (--fail-on-new) · " : "")
+            + "<span class=\"badge st-tolerated\">tolerated</span> within its threshold · "
             + "<span class=\"badge st-passed\">passed</span> no violation</p>\n"
         let paths = Dictionary(report.inputs.map { ($0.source, $0.path) }, uniquingKeysWith: { first, _ in first })
         for (g, group) in groups().enumerated() {
@@ -67,7 +70,10 @@ extension HTMLReporter.Page {
 
     func rulesTable(_ g: Int, _ group: Group) -> String {
         var out = "<table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
-            + "<th class=\"n\">Violations</th><th class=\"n\">Evaluated</th><th class=\"n\">Rate</th><th>Threshold</th>"
+            + "<th class=\"n\">Violations</th>"
+            + (report.baseline == nil ? "" : "<th class=\"n\">New</th><th class=\"n\">Existing</th><th class=\"n\">Resolved</th>")
+            + (hasTrends ? "<th>Trend</th>" : "")
+            + "<th class=\"n\">Evaluated</th><th class=\"n\">Rate</th><th>Threshold</th>"
             + "<th>Requirement</th><th>Defined at</th></tr></thead><tbody>\n"
         for i in group.rules {
             let rule = report.rules[i]
@@ -78,7 +84,8 @@ extension HTMLReporter.Page {
             out += "<tr class=\"row-\(status(rule))\" data-rule=\"\(i)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td>\(badge(rule))</td><td>\(name)</td>"
                 + "<td class=\"sev-\(rule.severity.rawValue)\">\(rule.severity.rawValue)</td><td class=\"n\">\(rule.code)</td>"
-                + "<td class=\"n\">\(NumberText.grouped(rule.violations))</td><td class=\"n\">\(NumberText.grouped(rule.evaluated))</td>"
+                + "<td class=\"n\">\(NumberText.grouped(rule.violations))</td>" + baselineCells(rule) + trendCell(rule)
+                + "<td class=\"n\">\(NumberText.grouped(rule.evaluated))</td>"
                 + "<td class=\"n\">\(NumberText.percent(rule.violations, of: rule.evaluated))</td>"
                 + "<td>\(rule.threshold.isEmpty ? "none" : HTMLText.escaped(rule.threshold.description))</td>"
                 + "<td>\(requirement)</td><td class=\"mono\">\(HTMLText.escaped(rule.definedAt ?? ""))</td></tr>\n"
@@ -93,7 +100,9 @@ extension HTMLReporter.Page {
         var out = "<details class=\"rule st-\(s)\" id=\"\(anchor(g, i))\" open data-rule=\"\(i)\" "
             + "data-failing=\"\(fails(rule) ? 1 : 0)\"><summary>\(badge(rule)) <code>\(HTMLText.escaped(rule.id))</code>"
             + "<span class=\"meta\">\(Plural.count(rule.violations, "violation")) of \(Plural.count(rule.evaluated, "record"))"
-            + " (\(NumberText.percent(rule.violations, of: rule.evaluated))) · \(rule.severity.rawValue) · code \(rule.code)</span>"
+            + " (\(NumberText.percent(rule.violations, of: rule.evaluated))) · \(rule.severity.rawValue) · code \(rule.code)"
+            + (rule.baseline.map { " · " + BaselineText.counts($0) } ?? "") + "</span>"
+            + (rule.trend?.jumped == true ? " " + jumpedBadge(rule) : "")
             + "</summary>\n"
         var notes = [HTMLText.escaped(rule.summary)]
         if rule.status == .tolerated {
@@ -102,14 +111,20 @@ extension HTMLReporter.Page {
             notes.append("threshold exceeded (\(HTMLText.escaped(rule.threshold.description)))")
         }
         if let at = rule.definedAt { notes.append("defined at <span class=\"mono\">\(HTMLText.escaped(at))</span>") }
+        if existingOnlyIDs.contains(rule.id) {
+            notes.append("only findings of the baseline: it does not fail the run with --fail-on-new")
+        }
         out += "<p class=\"note\">\(notes.joined(separator: " · "))</p>\n"
-        out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th></tr></thead><tbody>\n"
+        let marked = report.baseline != nil
+        out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th>"
+            + (marked ? "<th>Baseline</th>" : "") + "</tr></thead><tbody>\n"
         for (j, f) in rule.samples.enumerated() {
             out += "<tr data-rule=\"\(i)\" data-sample=\"\(j)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td class=\"loc mono\">\(HTMLText.escaped(f.location.description))</td>"
                 + "<td class=\"key mono\">\(HTMLText.escaped(f.key ?? ""))</td>"
                 + "<td class=\"value\">\(f.value.map(HTMLText.escaped) ?? "<span class=\"note\">missing</span>")</td>"
-                + "<td class=\"msg\">\(HTMLText.escaped(f.message))</td></tr>\n"
+                + "<td class=\"msg\">\(HTMLText.escaped(f.message))</td>"
+                + (marked ? "<td>\(newBadge(f))</td>" : "") + "</tr>\n"
         }
         out += "</tbody></table>\n"
         let hidden = rule.violations - rule.samples.count
@@ -145,7 +160,8 @@ extension HTMLReporter.Page {
                     let value = f.value.flatMap { v in f.message.contains("'\(v)'") ? nil : v }
                         .map { " <span class=\"mono\">value '\(HTMLText.escaped($0))'</span>" } ?? ""
                     out += "<li><span class=\"sev-\(f.severity.rawValue)\">\(f.severity.rawValue)</span> "
-                        + "<code>\(HTMLText.escaped(f.ruleID))</code>: \(HTMLText.escaped(f.message))\(value)</li>"
+                        + "<code>\(HTMLText.escaped(f.ruleID))</code>: \(HTMLText.escaped(f.message))\(value)"
+                        + (f.isNew == true ? " " + newBadge(f) : "") + "</li>"
                 }
                 out += "</ul></td></tr>\n"
             }

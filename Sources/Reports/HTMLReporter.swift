@@ -2,16 +2,20 @@ import Auditor
 
 /// The `html` report: one self-contained page that opens offline in any browser.
 ///
-/// Top to bottom: a verdict banner that says why the run passed or failed; summary cards and
-/// the inputs; an inline SVG bar chart of violations per rule; entity → rule sections (a rules
-/// table with status, counts, rates and thresholds, then each violated rule's samples); the
+/// Top to bottom: a verdict banner that says why the run passed or failed; summary cards (with
+/// a baseline: new, existing and resolved findings; with a history: the run and the rules that
+/// jumped) and the inputs; an inline SVG bar chart of violations per rule; entity → rule
+/// sections (a rules table with status, counts, rates and thresholds, with a baseline new /
+/// existing / resolved columns, with a history an SVG sparkline per rule and a *jumped*
+/// badge; then each violated rule's samples, new ones marked); the
 /// per-record view (every finding of one record together); a footer. A small inline script
 /// adds a filter box, a "failing only" switch and expand/collapse buttons; without it every
 /// section is open and readable, and printing opens every section.
 ///
 /// Safety (CONVENTIONS rule 8): every data-derived string goes through ``HTMLText/escaped(_:)``
 /// (attribute values are always double-quoted, data never reaches an `href`, an `id` or a
-/// `style`); the whole report is embedded as JSON in `<script type="application/json">` with
+/// `style`); the whole report (less its `fingerprints` list, which the page never reads and
+/// which grows with every finding) is embedded as JSON in `<script type="application/json">` with
 /// `<`, `>`, `&`, U+2028 and U+2029 escaped, read with `JSON.parse(textContent)`; a meta
 /// Content-Security-Policy allows only the SHA-256 of the exact inline script and style
 /// bytes, `data:` images and nothing else; no external resource is referenced.
@@ -48,7 +52,8 @@ public struct HTMLReporter: Reporter {
             """
         out += page.body()
         out += "<script type=\"application/json\" id=\"report-data\">"
-        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report)).dropLast()  // its final newline
+        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report, fingerprints: false))
+            .dropLast()  // its final newline
         out += "</script>\n<script>\(HTMLAssets.js)</script>\n</body>\n</html>\n"
         return out
     }
@@ -61,6 +66,12 @@ extension HTMLReporter {
         let explanation: RunExplanation
         /// The index in `report.rules` of the first rule with each id.
         let ruleIndex: [String: Int]
+        /// Ids of the rules that fail the run (``AuditReport/failingRules``).
+        let failingIDs: Set<String>
+        /// Ids of the rules that would fail but for `--fail-on-new` (only existing findings).
+        let existingOnlyIDs: Set<String>
+        /// Whether any rule has a trend (the rules tables get a Trend column).
+        let hasTrends: Bool
 
         init(report: AuditReport) {
             self.report = report
@@ -68,6 +79,9 @@ extension HTMLReporter {
             var index: [String: Int] = [:]
             for (i, rule) in report.rules.enumerated() where index[rule.id] == nil { index[rule.id] = i }
             ruleIndex = index
+            failingIDs = Set(report.failingRules.map(\.id))
+            existingOnlyIDs = Set(report.existingOnlyRules.map(\.id))
+            hasTrends = report.rules.contains { $0.trend != nil }
         }
 
         func body() -> String {
@@ -83,18 +97,22 @@ extension HTMLReporter {
                 + "<span class=\"mono\">\(HTMLText.escaped(report.rulesFile))</span>, started "
                 + "\(NumberText.iso8601(report.startedAt)). The complete report is embedded in this file as JSON "
                 + "(the element <span class=\"mono\">script#report-data</span>, schema version "
-                + "\(JSONReporter.schemaVersion)). Values are shown with control and bidirectional characters made "
+                + "\(JSONReporter.schemaVersion), without the list of every finding's fingerprint). Values are shown with control and bidirectional characters made "
                 + "visible as <span class=\"mono\">\\u{…}</span>.</footer>\n"
             return out
         }
 
         // MARK: Status
 
-        /// `failed`, `violated`, `tolerated`, `passed`, `not-evaluated`: a rule's status with
-        /// `--fail-on` applied (`violated` = beyond its threshold but below the failing severity).
+        /// `failed`, `existing`, `violated`, `tolerated`, `passed`, `not-evaluated`: a rule's
+        /// status with `--fail-on` applied (`violated` = beyond its threshold but below the
+        /// failing severity; `existing` = at a failing severity, but every finding is in the
+        /// baseline and `--fail-on-new` applies).
         func status(_ rule: RuleOutcome) -> String {
             switch rule.status {
-            case .violated: return report.failOn.fails(rule.severity) ? "failed" : "violated"
+            case .violated:
+                if failingIDs.contains(rule.id) { return "failed" }
+                return existingOnlyIDs.contains(rule.id) ? "existing" : "violated"
             case .tolerated: return "tolerated"
             case .passed: return "passed"
             case .notEvaluated: return "not-evaluated"
@@ -105,7 +123,8 @@ extension HTMLReporter {
 
         func badge(_ rule: RuleOutcome) -> String {
             let s = status(rule)
-            return "<span class=\"badge st-\(s)\">\(s == "not-evaluated" ? "not evaluated" : s)</span>"
+            let word = s == "not-evaluated" ? "not evaluated" : s == "existing" ? "existing only" : s
+            return "<span class=\"badge st-\(s)\">\(word)</span>"
         }
 
         // MARK: Banner and summary
@@ -123,7 +142,10 @@ extension HTMLReporter {
             out += "<p class=\"meta\">auditor \(HTMLText.escaped(report.toolVersion)) · rules "
                 + "<span class=\"mono\">\(HTMLText.escaped(report.rulesFile))</span> · started "
                 + "\(NumberText.iso8601(report.startedAt)) · took \(NumberText.seconds(report.durationSeconds)) · "
-                + "--fail-on \(report.failOn.rawValue)</p>\n</header>\n"
+                + "--fail-on \(report.failOn.rawValue)"
+                + (report.baseline.map { " · baseline <span class=\"mono\">\(HTMLText.escaped($0.source))</span>" } ?? "")
+                + (report.gatesOnNew ? " · --fail-on-new" : "")
+                + (report.historyRun.map { " · history run \($0)" } ?? "") + "</p>\n</header>\n"
             return out
         }
 
@@ -142,8 +164,17 @@ extension HTMLReporter {
             out += card("Tolerated", NumberText.grouped(report.toleratedRules.count),
                         report.toleratedRules.isEmpty ? "" : "soft")
             out += card("Violations", NumberText.grouped(violations))
+            if let b = report.baseline {
+                out += card("New findings", NumberText.grouped(b.newFindings), b.newFindings > 0 ? "bad" : "")
+                out += card("Existing", NumberText.grouped(b.existingFindings))
+                out += card("Resolved", NumberText.grouped(b.resolvedFindings), b.resolvedFindings > 0 ? "good" : "")
+            }
+            if hasTrends {
+                let jumped = report.jumpedRules.count
+                out += card("Jumped rules", NumberText.grouped(jumped), jumped > 0 ? "bad" : "")
+            }
             out += card("Duration", NumberText.seconds(report.durationSeconds))
-            out += "</dl>\n<h3>Inputs</h3>\n<table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
+            out += "</dl>\n" + baselineNotes() + "<h3>Inputs</h3>\n<table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
                 + "<th class=\"n\">Size</th><th class=\"n\">Records</th><th class=\"n\">Time</th><th>Status</th></tr></thead><tbody>\n"
             for input in report.inputs {
                 let status = input.complete

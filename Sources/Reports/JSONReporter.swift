@@ -7,19 +7,25 @@ import Auditor
 /// not alphabetical), integers stay integers, rates and durations are decimals in fixed
 /// notation, and string escaping is exactly specified (``JSONWriter/quoted(_:htmlSafe:)``).
 /// Absent values are `null`, never missing keys. Top level:
-/// `schemaVersion, tool, rulesFile, startedAt, durationSeconds, summary, inputs, rules,
-/// entities, records`. `rules` is a flat array whose elements always carry `id`, `entity`,
-/// `severity`, `code` and `violations`: external checkers read it, keep it that way.
+/// `schemaVersion, tool, rulesFile, startedAt, durationSeconds, historyRun, summary, baseline,
+/// inputs, rules, entities, records, fingerprints`. `rules` is a flat array whose elements
+/// always carry `id`, `entity`, `severity`, `code` and `violations`: external checkers read it,
+/// keep it that way. `fingerprints` lists every finding's fingerprint (not only the samples'),
+/// so any JSON report can be the next run's `--baseline` (``BaselineFile``).
 public struct JSONReporter: Reporter {
     /// The version of `schemas/report.schema.json` this reporter writes.
     ///
-    /// 1.1 adds, and only adds, rule `status`, `threshold`, `skipped` and `definedAt`, input
+    /// 1.2 adds, and only adds, finding `fingerprint` and `new`, rule `baseline` and `trend`,
+    /// summary `failOnNew`, and top-level `historyRun`, `baseline` and `fingerprints` (each
+    /// `null` when the run had no fingerprints, baseline or history).
+    ///
+    /// 1.1 added, and only added, rule `status`, `threshold`, `skipped` and `definedAt`, input
     /// `errorStatus`, and summary `exitStatus` and `toleratedRules` (the schema promises that a
     /// minor version only adds; a strict 1.0 validator with `additionalProperties: false` would
     /// reject the new keys, so the number must change). Kept here, next to the writer, rather
     /// than read from ``AuditReport/schemaVersion`` so that the schema, this writer and their
     /// tests move together.
-    public static let schemaVersion = "1.1"
+    public static let schemaVersion = "1.2"
 
     /// Always `json`.
     public var format: String { "json" }
@@ -40,19 +46,49 @@ public struct JSONReporter: Reporter {
     }
 
     /// The report as a JSON value, members in schema order.
-    static func document(_ report: AuditReport) -> JSONValue {
+    /// - Parameters:
+    ///   - report: The report.
+    ///   - fingerprints: Write the top-level `fingerprints` list (`null` when false). The HTML
+    ///     page leaves it out: its script never reads it, and it grows with every finding.
+    static func document(_ report: AuditReport, fingerprints: Bool = true) -> JSONValue {
         .object([
             "schemaVersion": .string(schemaVersion),
             "tool": .object(["name": .string("auditor"), "version": .string(report.toolVersion)]),
             "rulesFile": .string(report.rulesFile),
             "startedAt": .string(NumberText.iso8601(report.startedAt)),
             "durationSeconds": .decimal(report.durationSeconds),
+            "historyRun": .integer(report.historyRun),
             "summary": summary(report),
+            "baseline": report.baseline.map(baseline) ?? .null,
             "inputs": .array(report.inputs.map(input)),
             "rules": .array(report.rules.map(rule)),
             "entities": .array(report.entities.map(entity)),
             "records": .array(report.records.map(record)),
+            "fingerprints": fingerprints ? (report.fingerprints.map { fingerprintList($0, report) } ?? .null) : .null,
         ])
+    }
+
+    /// `{source, new, existing, resolved, missingRules}`: the whole run against its baseline.
+    static func baseline(_ info: BaselineInfo) -> JSONValue {
+        .object([
+            "source": .string(info.source),
+            "new": .integer(info.newFindings),
+            "existing": .integer(info.existingFindings),
+            "resolved": .integer(info.resolvedFindings),
+            "missingRules": .array(info.missingRules.map { .string($0) }),
+        ])
+    }
+
+    /// `{"<rule id>": ["<16 hex digits>", ...]}`: the report's rules in report order, then any
+    /// other rule of the set in id order; each list ascending (as ``FingerprintSet`` keeps it).
+    static func fingerprintList(_ set: FingerprintSet, _ report: AuditReport) -> JSONValue {
+        var ids: [String] = []
+        var seen = Set<String>()
+        for rule in report.rules where set.byRule[rule.id] != nil && seen.insert(rule.id).inserted { ids.append(rule.id) }
+        ids += set.byRule.keys.filter { !seen.contains($0) }.sorted()
+        return .object(ids.map { id in
+            JSONValue.Member(key: id, value: .array((set.byRule[id] ?? []).map { .string(Fingerprint.hex($0)) }))
+        })
     }
 
     static func summary(_ report: AuditReport) -> JSONValue {
@@ -60,6 +96,7 @@ public struct JSONReporter: Reporter {
             "outcome": .string(report.outcome.rawValue),
             "exitStatus": .integer(report.exitStatus.rawValue),
             "failOn": .string(report.failOn.rawValue),
+            "failOnNew": .bool(report.failOnNew && report.baseline != nil),
             "records": .integer(report.totalRecords),
             "rules": .integer(report.rules.count),
             "violatedRules": .integer(report.violatedRules.count),
@@ -104,6 +141,22 @@ public struct JSONReporter: Reporter {
             "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
             "samples": .array(rule.samples.map(finding)),
+            "baseline": rule.baseline.map(ruleBaseline) ?? .null,
+            "trend": rule.trend.map(trend) ?? .null,
+        ])
+    }
+
+    /// `{new, existing, resolved}`: one rule's findings against the baseline.
+    static func ruleBaseline(_ b: RuleBaseline) -> JSONValue {
+        .object(["new": .integer(b.new), "existing": .integer(b.existing), "resolved": .integer(b.resolved)])
+    }
+
+    /// `{counts, median, jumped}`: violations per history run, oldest first, this run last.
+    static func trend(_ trend: RuleTrend) -> JSONValue {
+        .object([
+            "counts": .array(trend.counts.map { .integer($0) }),
+            "median": trend.median.map(JSONValue.decimal) ?? .null,
+            "jumped": .bool(trend.jumped),
         ])
     }
 
@@ -146,6 +199,8 @@ public struct JSONReporter: Reporter {
             "key": .string(finding.key),
             "value": .string(finding.value),
             "message": .string(finding.message),
+            "fingerprint": .string(finding.fingerprint.map(Fingerprint.hex)),
+            "new": finding.isNew.map(JSONValue.bool) ?? .null,
         ])
     }
 

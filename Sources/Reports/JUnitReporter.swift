@@ -13,6 +13,12 @@ import Auditor
 /// with no evaluated record (its input could not be read) is `<skipped>`, and an input that
 /// was not read completely adds a test case with an `<error>`.
 ///
+/// Against a baseline, a failure's `message` ends with the rule's new, existing and resolved
+/// counts, its text says so (and, under `--fail-on-new`, whether the rule fails the run),
+/// and each sampled violation the baseline lacks ends with `[new]`; a passing rule whose
+/// baseline findings were all resolved says so in `<system-out>`. With a history, the text
+/// gives the rule's trend and whether it jumped.
+///
 /// Every data value goes through ``XMLText/escaped(_:)``: no XML-illegal character (U+0000–
 /// U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF) can reach the document.
 public struct JUnitReporter: Reporter {
@@ -100,6 +106,10 @@ public struct JUnitReporter: Reporter {
             let counted = "\(NumberText.grouped(rule.violations)) of \(Plural.count(rule.evaluated, "record")) "
                 + "(\(NumberText.percent(rule.violations, of: rule.evaluated)))"
             switch rule.status {
+            case .passed where (rule.baseline?.resolved ?? 0) > 0:
+                let resolved = "\(Plural.count(rule.baseline?.resolved ?? 0, "finding")) of the baseline resolved; no violation left."
+                cases += "    <testcase \(attributes)>\n      <system-out>\(XMLText.escaped(resolved))</system-out>\n"
+                    + "    </testcase>\n"
             case .passed:
                 cases += "    <testcase \(attributes)/>\n"
             case .notEvaluated:
@@ -112,6 +122,7 @@ public struct JUnitReporter: Reporter {
             case .violated:
                 counts.failures += 1
                 let message = "\(rule.severity.rawValue): \(counted) violate \(rule.id): \(rule.summary)"
+                    + (rule.baseline.map { " (\(BaselineText.counts($0)))" } ?? "")
                 cases += "    <testcase \(attributes)>\n      <failure message=\"\(XMLText.escaped(message))\" "
                     + "type=\"\(XMLText.escaped(rule.id))\">\(multiline(detail(rule, report, counted)))</failure>\n"
                     + "    </testcase>\n"
@@ -127,6 +138,9 @@ public struct JUnitReporter: Reporter {
             + (suite.inputs.first.map { "      <property name=\"format\" value=\"\(XMLText.escaped($0.format))\"/>\n" } ?? "")
             + "      <property name=\"records\" value=\"\(records)\"/>\n"
             + "      <property name=\"failOn\" value=\"\(report.failOn.rawValue)\"/>\n"
+            + (report.baseline.map { "      <property name=\"baseline\" value=\"\(XMLText.escaped($0.source))\"/>\n" } ?? "")
+            + (report.gatesOnNew ? "      <property name=\"failOnNew\" value=\"true\"/>\n" : "")
+            + (report.historyRun.map { "      <property name=\"historyRun\" value=\"\($0)\"/>\n" } ?? "")
             + "    </properties>\n"
         return (out + cases + "  </testsuite>\n", counts)
     }
@@ -142,12 +156,29 @@ public struct JUnitReporter: Reporter {
         if rule.status == .violated, !report.failOn.fails(rule.severity) {
             lines.append("Below --fail-on \(report.failOn.rawValue): reported, but it does not fail the run.")
         }
+        if let b = rule.baseline {
+            var line = "Against the baseline: \(BaselineText.counts(b))."
+            if report.existingOnlyRules.contains(where: { $0.id == rule.id }) {
+                line += " Only findings of the baseline: it does not fail the run with --fail-on-new."
+            } else if report.gatesOnNew, rule.status == .violated, report.failOn.fails(rule.severity) {
+                line += " New findings: it fails the run with --fail-on-new."
+            }
+            lines.append(line)
+        }
+        if let trend = rule.trend, trend.counts.count >= 2 {
+            let counts = trend.counts.suffix(Sparkline.maxRuns)
+            lines.append("Trend over the last \(Plural.count(counts.count, "run")), oldest first: "
+                         + counts.map { NumberText.grouped($0) }.joined(separator: ", ") + " (this run)"
+                         + (trend.median.map { "; recent median \(Sparkline.medianText($0))" } ?? "")
+                         + (trend.jumped ? "; jumped well above it." : "."))
+        }
         if rule.skipped > 0 { lines.append("\(Plural.count(rule.skipped, "record")) not evaluated.") }
         if let at = rule.definedAt { lines.append("Defined at \(at).") }
         for f in rule.samples {
             var extras: [String] = []
             if let key = f.key { extras.append(key) }
             if let value = f.value, !f.message.contains("'\(value)'") { extras.append("value '\(value)'") }
+            if f.isNew == true { extras.append("new") }
             lines.append("\(f.location.description): \(f.message)" + (extras.isEmpty ? "" : " [\(extras.joined(separator: ", "))]"))
         }
         let hidden = rule.violations - rule.samples.count

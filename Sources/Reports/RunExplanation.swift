@@ -4,7 +4,8 @@ import Auditor
 /// read first (HTML banner, GitHub job summary): the verdict, the exit status and the reasons.
 ///
 /// `PASSED (exit 0): 2 rules tolerated within their thresholds; 1 warning rule violated,
-/// below --fail-on error`.
+/// below --fail-on error`. Under `--fail-on-new`, rules violated at a failing severity whose
+/// findings are all in the baseline are a reason of their own.
 struct RunExplanation {
     let report: AuditReport
 
@@ -44,7 +45,12 @@ struct RunExplanation {
             out.append("\(paths) not read completely, so the audit cannot pass")
         }
         if !failing.isEmpty {
-            out.append("\(Plural.count(failing.count, "rule")) violated \(failingSeverities) (--fail-on \(report.failOn.rawValue))")
+            out.append("\(Plural.count(failing.count, "rule")) \(report.gatesOnNew ? "with new findings " : "")violated "
+                       + "\(failingSeverities) (--fail-on \(report.failOn.rawValue)\(report.gatesOnNew ? ", --fail-on-new" : ""))")
+        }
+        let existingOnly = report.existingOnlyRules.count
+        if existingOnly > 0 {
+            out.append(BaselineText.existingOnly(existingOnly, failingSeverities))
         }
         if !tolerated.isEmpty {
             out.append(Plural.count(tolerated.count, "rule") + " tolerated within "

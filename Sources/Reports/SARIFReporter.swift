@@ -11,9 +11,16 @@ import Auditor
 /// whose table and rowid go in the message and a `logicalLocation`), and
 /// `partialFingerprints.primaryLocationLineHash` = 16 hex digits of SHA-256(rule id, file,
 /// record key) plus `:n` for the n-th result with the same hash, so an alert follows its
-/// record, not its line. At most ``maxResultsPerRuleAndFile`` results per rule and file;
-/// the violations beyond them (and beyond the report's samples) become one aggregated result
-/// per rule and file with the count.
+/// record, not its line; plus `partialFingerprints["auditorFingerprint/v1"]`, the finding's own
+/// fingerprint (the one `--baseline` compares), when the run collected them. At most
+/// ``maxResultsPerRuleAndFile`` results per rule and file; the violations beyond them (and
+/// beyond the report's samples) become one aggregated result per rule and file with the count.
+///
+/// Against a baseline every result has a `baselineState`: `new` (the baseline lacks the
+/// finding) or `unchanged`; an aggregated result is `new` or `unchanged` when all the findings
+/// it counts are, else `updated`, and its properties give both counts. The run's properties
+/// carry the baseline's totals, `failOnNew` and the history run; each rule descriptor's its
+/// baseline counts and trend.
 public struct SARIFReporter: Reporter {
     /// Always `sarif`.
     public var format: String { "sarif" }
@@ -56,18 +63,21 @@ public struct SARIFReporter: Reporter {
             }
             if files.isEmpty, rule.violations > 0 { files.append(paths[rule.source] ?? rule.source) }
             var listed = 0
+            var listedNew = 0
             for file in files {
                 let findings = byFile[file] ?? []
                 for f in findings.prefix(maxResultsPerRuleAndFile) {
                     results.append(result(f, rule, index, &seen))
                     listed += 1
+                    if f.isNew == true { listedNew += 1 }
                 }
             }
             // Everything not listed: attributed to the rule's input (or its only sampled file).
             let rest = rule.violations - listed
             if rest > 0 {
                 let file = files.count == 1 ? files[0] : (paths[rule.source] ?? files.first ?? rule.source)
-                results.append(aggregate(rule, index, file: file, count: rest, listed: listed, &seen))
+                let new = rule.baseline.map { min(rest, max(0, $0.new - listedNew)) }
+                results.append(aggregate(rule, index, file: file, count: rest, listed: listed, new: new, &seen))
             }
         }
         return .object([
@@ -85,8 +95,11 @@ public struct SARIFReporter: Reporter {
                     "rulesFile": .string(report.rulesFile),
                     "outcome": .string(report.outcome.rawValue),
                     "failOn": .string(report.failOn.rawValue),
+                    "failOnNew": .bool(report.gatesOnNew),
                     "records": .integer(report.totalRecords),
                     "startedAt": .string(NumberText.iso8601(report.startedAt)),
+                    "baseline": report.baseline.map(JSONReporter.baseline) ?? .null,
+                    "historyRun": .integer(report.historyRun),
                 ]),
             ])]),
         ])
@@ -127,6 +140,8 @@ public struct SARIFReporter: Reporter {
                 "evaluated": .integer(rule.evaluated),
                 "threshold": JSONReporter.threshold(rule.threshold),
                 "definedAt": .string(rule.definedAt),
+                "baseline": rule.baseline.map(JSONReporter.ruleBaseline) ?? .null,
+                "trend": rule.trend.map(JSONReporter.trend) ?? .null,
             ]),
         ])
     }
@@ -168,6 +183,9 @@ public struct SARIFReporter: Reporter {
         return "\(hash):\(n)"
     }
 
+    /// The `partialFingerprints` key of a finding's own fingerprint (``Fingerprint``).
+    static let fingerprintKey = "auditorFingerprint/v1"
+
     func result(_ f: Finding, _ rule: RuleOutcome, _ index: Int, _ seen: inout [String: Int]) -> JSONValue {
         var text = f.message
         var logical: JSONValue?
@@ -181,15 +199,18 @@ public struct SARIFReporter: Reporter {
             recordKey = f.key ?? "#\(f.location.record)"
         }
         if let key = f.key { text += " [\(key)]" }
-        return .object([
+        var prints = [JSONValue.Member(key: "primaryLocationLineHash",
+                                       value: .string(fingerprint(rule.id, f.location.path, recordKey, &seen)))]
+        if let fp = f.fingerprint {
+            prints.append(JSONValue.Member(key: Self.fingerprintKey, value: .string(Fingerprint.hex(fp))))
+        }
+        return Self.withBaselineState(f.isNew.map { $0 ? "new" : "unchanged" }, .object([
             "ruleId": .string(rule.id),
             "ruleIndex": .integer(index),
             "level": .string(Self.level(rule)),
             "message": .object(["text": .string(text)]),
             "locations": .array([location(path: f.location.path, line: f.location.line ?? 1, logical: logical)]),
-            "partialFingerprints": .object([
-                "primaryLocationLineHash": .string(fingerprint(rule.id, f.location.path, recordKey, &seen)),
-            ]),
+            "partialFingerprints": .object(prints),
             "properties": .object([
                 "code": .integer(f.code),
                 "entity": .string(f.entity),
@@ -199,15 +220,24 @@ public struct SARIFReporter: Reporter {
                 "record": .integer(f.location.record),
                 "location": .string(f.location.description),
             ]),
-        ])
+        ]))
     }
 
-    func aggregate(_ rule: RuleOutcome, _ index: Int, file: String, count: Int, listed: Int,
+    /// One result for `count` violations not listed; `new` of them are not in the baseline
+    /// (nil without a baseline).
+    func aggregate(_ rule: RuleOutcome, _ index: Int, file: String, count: Int, listed: Int, new: Int?,
                    _ seen: inout [String: Int]) -> JSONValue {
-        let text = "\(Plural.count(count, "more violation")) of \(rule.id) in \(file) not listed "
+        var text = "\(Plural.count(count, "more violation")) of \(rule.id) in \(file) not listed "
             + "(\(NumberText.grouped(rule.violations)) in total, \(NumberText.grouped(listed)) listed): \(rule.summary). "
-            + "Run auditor with --failures-out to get every failing record."
-        return .object([
+        if let new { text += "Against the baseline: \(NumberText.grouped(new)) new, \(NumberText.grouped(count - new)) existing. " }
+        text += "Run auditor with --failures-out to get every failing record."
+        var properties: KeyValuePairs<String, JSONValue> = ["aggregated": .integer(count), "violations": .integer(rule.violations)]
+        if let new {
+            properties = ["aggregated": .integer(count), "violations": .integer(rule.violations),
+                          "new": .integer(new), "existing": .integer(count - new)]
+        }
+        let state = new.map { $0 == 0 ? "unchanged" : $0 == count ? "new" : "updated" }
+        return Self.withBaselineState(state, .object([
             "ruleId": .string(rule.id),
             "ruleIndex": .integer(index),
             "level": .string(Self.level(rule)),
@@ -216,7 +246,15 @@ public struct SARIFReporter: Reporter {
             "partialFingerprints": .object([
                 "primaryLocationLineHash": .string(fingerprint(rule.id, file, "(aggregate)", &seen)),
             ]),
-            "properties": .object(["aggregated": .integer(count), "violations": .integer(rule.violations)]),
-        ])
+            "properties": .object(properties),
+        ]))
+    }
+
+    /// `result` with `baselineState` after its `level`, when there is one.
+    static func withBaselineState(_ state: String?, _ result: JSONValue) -> JSONValue {
+        guard let state, case .object(var members) = result else { return result }
+        let at = (members.firstIndex { $0.key == "level" } ?? members.count - 1) + 1
+        members.insert(JSONValue.Member(key: "baselineState", value: .string(state)), at: at)
+        return .object(members)
     }
 }

@@ -15,13 +15,15 @@ public enum StandardReporters {
     ///   - format: One of ``formats``, exactly as listed (lower case).
     ///   - color: Emit ANSI colour; ignored by formats that have none (`json`).
     ///   - verbose: More detail; ignored by formats that always hold everything (`json`).
+    ///   - unicode: The text report may draw trends with Unicode symbols (decide with
+    ///     ``TextCharset``); ignored by the other formats, which are always UTF-8.
     ///   - baseDirectory: The directory CI paths are relative to (`sarif`, `github`): the
     ///     current directory of the run, which is the repository root in CI.
     /// - Returns: The reporter, or `nil` for an unknown format.
     public static func reporter(format: String, color: Bool, verbose: Bool,
-                                baseDirectory: String? = nil) -> (any Reporter)? {
+                                baseDirectory: String? = nil, unicode: Bool = false) -> (any Reporter)? {
         switch format {
-        case "text": return TextReporter(color: color, verbose: verbose)
+        case "text": return TextReporter(color: color, verbose: verbose, unicode: unicode)
         case "json": return JSONReporter()
         case "html": return HTMLReporter()
         case "junit": return JUnitReporter()

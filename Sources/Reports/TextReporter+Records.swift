@@ -29,7 +29,8 @@ extension TextReporter.Renderer {
         return lines
     }
 
-    /// `  people.csv:77 [id=76]: Person, 2 findings: person.email.pattern (error), person.age.type (warning)`.
+    /// `  people.csv:77 [id=76]: Person, 2 findings: person.email.pattern (error), person.age.type (warning)`;
+    /// `(error, new)` for a finding the baseline lacks.
     private func recordLines(_ record: RecordFindings) -> [String] {
         let key = record.key.map { " [\(TerminalText.escaped($0))]" } ?? ""
         let head = "  \(TerminalText.escaped(record.location.description))\(key): "
@@ -40,11 +41,13 @@ extension TextReporter.Renderer {
                 "    \(style.severity(finding.severity, finding.severity.rawValue)): "
                     + "\(style.ruleID(TerminalText.escaped(finding.ruleID))): "
                     + TerminalText.escaped(finding.message) + valueSuffix(finding)
+                    + (finding.isNew == true ? " [\(style.apply(.bold, "new"))]" : "")
             }
         }
         let rules = record.findings.map { finding in
             "\(style.ruleID(TerminalText.escaped(finding.ruleID))) "
-                + "(\(style.severity(finding.severity, finding.severity.rawValue)))"
+                + "(\(style.severity(finding.severity, finding.severity.rawValue))"
+                + (finding.isNew == true ? ", \(style.apply(.bold, "new")))" : ")")
         }
         return [head + (rules.isEmpty ? "" : ": " + rules.joined(separator: ", "))]
     }

@@ -52,6 +52,7 @@ extension TextReporter.Renderer {
         let columns = RuleColumns(rules: rows)
         for rule in violated {
             lines.append(ruleRow(rule, columns: columns))
+            lines += baselineAndTrend(of: rule)
             lines += samples(of: rule)
         }
         if verbose {
@@ -59,6 +60,7 @@ extension TextReporter.Renderer {
         } else if !passing.isEmpty {
             lines.append(passingSummary(passing))
         }
+        if let resolved = resolvedSummary(passing) { lines.append(resolved) }
         return lines
     }
 
@@ -148,13 +150,15 @@ extension TextReporter.Renderer {
 
     /// `people.csv:1043: error: person.name.length: Name must be 3 to 32 letters; got 'Al'. [id=1042]`.
     ///
-    /// The value is added to the bracket only when the message does not already quote it.
+    /// The value is added to the bracket only when the message does not already quote it;
+    /// `new` when a baseline was compared with and lacks the finding.
     func findingLine(_ finding: Finding) -> String {
         var extras: [String] = []
         if let key = finding.key { extras.append(TerminalText.escaped(key)) }
         if let value = finding.value, !finding.message.contains("'\(value)'") {
             extras.append("value '\(TerminalText.escaped(value))'")
         }
+        if finding.isNew == true { extras.append(style.apply(.bold, "new")) }
         let suffix = extras.isEmpty ? "" : " [" + extras.joined(separator: ", ") + "]"
         return "\(TerminalText.escaped(finding.location.description)): "
             + "\(style.severity(finding.severity, finding.severity.rawValue)): "

@@ -5,15 +5,19 @@ import Auditor
 /// Layout, top to bottom:
 /// 1. a one-line verdict with the counts that matter;
 /// 2. one `path: error: …` line per input that was not read to its end (never hidden);
-/// 3. per entity, its violated rules (most severe first, then rules-file order) with exact
-///    counts and rates, each followed by its sampled findings as `path:line: severity: rule: message`
-///    lines, then its passing rules (one line, or one row each when `verbose`);
-/// 4. the first records with findings, each with all its findings;
-/// 5. the inputs, and the result with the exit status it implies.
+/// 3. with a baseline, its name and the new, existing and resolved totals (and whether
+///    `--fail-on-new` applies); with a history, the run number and the rules that jumped;
+/// 4. per entity, its violated rules (most severe first, then rules-file order) with exact
+///    counts and rates, each followed by its baseline counts and trend, then its sampled
+///    findings as `path:line: severity: rule: message` lines (`[new]` when the baseline lacks
+///    them), then its passing rules (one line, or one row each when `verbose`);
+/// 5. the first records with findings, each with all its findings;
+/// 6. the inputs, and the result with the exit status it implies.
 ///
 /// Every data-derived string goes through ``TerminalText/escaped(_:)``; colour (ANSI SGR) is
-/// emitted only when ``color`` is true and only around severity words, rule ids, entity names
-/// and the verdict. The output is a pure function of the report and these options and ends
+/// emitted only when ``color`` is true and only around severity words, rule ids, entity names,
+/// new-finding counts, the jump flag and the verdict. Trend sparklines use `▁▂▃▄▅▆▇█` only when
+/// ``unicode`` is true (decide with ``TextCharset``), else ASCII. The output is a pure function of the report and these options and ends
 /// with a newline.
 public struct TextReporter: Reporter {
     /// Always `text`.
@@ -23,19 +27,24 @@ public struct TextReporter: Reporter {
     /// Whether to list passing rules one per row, every finding of each record group,
     /// input sources and timings.
     public var verbose: Bool
+    /// Whether trend sparklines may use Unicode block characters (`▁▂▃▄▅▆▇█`) and `→`; with
+    /// `false` the whole report is ASCII except for data.
+    public var unicode: Bool
 
     /// Creates a text reporter.
     /// - Parameters:
     ///   - color: Emit ANSI colour; `false` gives plain text with no escape byte.
     ///   - verbose: List passing rules and more detail.
-    public init(color: Bool = false, verbose: Bool = false) {
+    ///   - unicode: Draw trends with Unicode symbols; `false` keeps to ASCII.
+    public init(color: Bool = false, verbose: Bool = false, unicode: Bool = false) {
         self.color = color
         self.verbose = verbose
+        self.unicode = unicode
     }
 
     /// Renders the whole report as text lines ending with a newline.
     public func render(_ report: AuditReport) -> String {
-        let renderer = Renderer(report: report, style: ANSIStyle(enabled: color), verbose: verbose)
+        let renderer = Renderer(report: report, style: ANSIStyle(enabled: color), verbose: verbose, unicode: unicode)
         return renderer.render()
     }
 }
@@ -46,15 +55,17 @@ extension TextReporter {
         let report: AuditReport
         let style: ANSIStyle
         let verbose: Bool
+        let unicode: Bool
         /// The first rule with each id.
         let rulesByID: [String: RuleOutcome]
         /// Input path by source name (the first input of a source).
         let pathBySource: [String: String]
 
-        init(report: AuditReport, style: ANSIStyle, verbose: Bool) {
+        init(report: AuditReport, style: ANSIStyle, verbose: Bool, unicode: Bool = false) {
             self.report = report
             self.style = style
             self.verbose = verbose
+            self.unicode = unicode
             var rules: [String: RuleOutcome] = [:]
             for rule in report.rules where rules[rule.id] == nil { rules[rule.id] = rule }
             rulesByID = rules
@@ -66,6 +77,8 @@ extension TextReporter {
         func render() -> String {
             var lines = [headline()]
             lines += incompleteInputs()
+            lines += baselineHeader()
+            lines += historyHeader()
             for group in ruleGroups() {
                 lines.append("")
                 lines += block(for: group)
@@ -111,10 +124,12 @@ extension TextReporter {
             }
         }
 
-        /// How many violated rules fail the run, in words: `3 at severity error`, `none at …`.
+        /// How many violated rules fail the run, in words: `3 at severity error`, `none at …`;
+        /// `1 with new findings at severity error` under `--fail-on-new`.
         func failingPhrase(_ count: Int) -> String {
             if report.failOn == .never { return "none fail with --fail-on never" }
-            return (count == 0 ? "none" : NumberText.grouped(count)) + " " + failingSeverities
+            return (count == 0 ? "none" : NumberText.grouped(count)) + (report.gatesOnNew ? " with new findings " : " ")
+                + failingSeverities
         }
 
         /// `auditor 0.1.0: rules/people.yml: FAILED, 5 of 25 rules violated (4 at severity error), …`.
@@ -175,13 +190,22 @@ extension TextReporter {
             let tolerated = report.toleratedRules.count
             let violated = report.violatedRules.count
             let untolerated = violated - tolerated
-            let failOn = "(--fail-on \(report.failOn.rawValue))"
+            let failOn = "(--fail-on \(report.failOn.rawValue)\(report.gatesOnNew ? ", --fail-on-new" : ""))"
             let toleratedNote = toleratedPhrase.map { "; " + $0 } ?? ""
+            let existingOnly = report.existingOnlyRules.count
             let detail: String
             switch report.outcome {
             case .failed:
+                let existingNote = existingOnly == 0 ? ""
+                    : "; \(Plural.count(existingOnly, "more rule")) violated \(failingSeverities) "
+                        + "\(existingOnly == 1 ? "has" : "have") only findings of the baseline"
                 detail = " (exit \(ExitStatus.ruleFailures.rawValue)): \(Plural.count(failing, "rule")) "
-                    + "violated \(failingSeverities) \(failOn)" + toleratedNote
+                    + (report.gatesOnNew ? "with new findings " : "")
+                    + "violated \(failingSeverities) \(failOn)" + existingNote + toleratedNote
+            case .passed where existingOnly > 0:
+                detail = " (exit \(ExitStatus.passed.rawValue)): no new findings \(failingSeverities) \(failOn); "
+                    + "\(Plural.count(existingOnly, "rule")) violated \(failingSeverities) "
+                    + "\(existingOnly == 1 ? "has" : "have") only findings of the baseline" + toleratedNote
             case .passed where violated == 0:
                 detail = " (exit \(ExitStatus.passed.rawValue)): no rule violated"
             case .passed where untolerated == 0:

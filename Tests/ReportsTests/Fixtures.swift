@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Hand-built reports for the golden tests: a clean pass, a failing run over two entities, an
-/// incomplete read, and hostile data. Counts are consistent with each other (violations sum,
+/// incomplete read, hostile data, and a run against a baseline with trends. Counts are consistent with each other (violations sum,
 /// sampled rules, per-record groups) so the JSON round-trip tests can check them.
 struct Fixture: CustomTestStringConvertible, Sendable {
     /// The golden files' base name.
@@ -12,7 +12,7 @@ struct Fixture: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all = [passing, failing, incomplete, hostile, tolerated, xss]
+    static let all = [passing, failing, incomplete, hostile, tolerated, xss, baseline]
 
     /// 2026-11-20T02:00:00.000Z: fixed so goldens are stable.
     static let startedAt = Date(timeIntervalSince1970: 1_795_140_000)

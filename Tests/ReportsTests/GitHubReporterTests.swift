@@ -85,3 +85,33 @@ struct GitHubReporterTests {
         #expect(GitHubText.markdown("a|b*c_[x](javascript:y)<b>") == "a\\|b\\*c\\_\\[x\\]\\(javascript\\:y\\)&lt;b&gt;")
     }
 }
+
+@Suite("GitHub reporter: baseline")
+struct GitHubBaselineTests {
+    @Test("annotations say new or existing; under --fail-on-new existing findings are notices, new ones come first")
+    func annotations() {
+        let lines = GitHubReporter().render(Fixture.baseline.report).split(separator: "\n").map(String.init)
+        let annotations = lines.filter { $0.hasPrefix("::") }
+        #expect(annotations.first == "::error file=people.csv,line=301,title=person.name.length (error 1670%2C new)::"
+                + "Name must be 3 to 32 characters; got 'Jo'. [id=300] (new: not in the baseline)")
+        #expect(annotations.filter { $0.hasPrefix("::error ") }.count == 2, "only the new findings are errors")
+        #expect(annotations.filter { $0.contains("existing)::") }.allSatisfy { $0.hasPrefix("::notice ") })
+        #expect(annotations.contains { $0.hasPrefix("::notice file=people.csv,line=58,title=csv.row.ragged (error 2101%2C existing)::") })
+
+        var ungated = Fixture.baseline.report
+        ungated.failOnNew = false
+        let plain = GitHubReporter().render(ungated).split(separator: "\n")
+        #expect(plain.contains { $0.hasPrefix("::error file=people.csv,line=58,title=csv.row.ragged (error 2101%2C existing)::")
+                                  && $0.hasSuffix("(existing: in the baseline)") })
+    }
+
+    @Test("the job summary has the baseline totals, new/existing/resolved columns and trends")
+    func summary() {
+        let md = GitHubReporter().summaryMarkdown(Fixture.baseline.report)
+        #expect(md.contains("Baseline out/baseline.json: 5 new, 18 existing, 6 resolved findings; --fail-on-new"))
+        #expect(md.contains("| Status | Rule | Severity | Violations | New | Existing | Resolved | Trend | Rate |"))
+        #expect(md.contains("| **failed** | person.name.length | error | 12 of 500 | **5** | 7 | 1 | ▅▄▅▅▅▅▄█ 5 → 12 **jumped** |"))
+        #expect(md.contains("| existing only | csv.row.ragged |"))
+        #expect(!GitHubReporter().summaryMarkdown(Fixture.failing.report).contains("Baseline"))
+    }
+}

@@ -15,9 +15,14 @@ struct GoldenTests {
         Golden.check(TextReporter(color: true).render(fixture.report), named: "\(fixture.name).color.txt")
     }
 
-    @Test("text, verbose", arguments: [Fixture.failing, Fixture.hostile, Fixture.tolerated])
+    @Test("text, verbose", arguments: [Fixture.failing, Fixture.hostile, Fixture.tolerated, Fixture.baseline])
     func verboseText(_ fixture: Fixture) {
         Golden.check(TextReporter(verbose: true).render(fixture.report), named: "\(fixture.name).verbose.txt")
+    }
+
+    @Test("text, Unicode trends")
+    func unicodeText() {
+        Golden.check(TextReporter(unicode: true).render(Fixture.baseline.report), named: "baseline.unicode.txt")
     }
 
     @Test("json", arguments: Fixture.all)

@@ -82,8 +82,11 @@ struct HTMLReporterTests {
         #expect(!island.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
         #expect(!island.contains("\n"), "one line")
         let parsed = try JSONSerialization.jsonObject(with: Data(island.utf8)) as? NSDictionary
-        let report = try JSONSerialization.jsonObject(with: Data(JSONReporter().render(fixture.report).utf8)) as? NSDictionary
+        // The JSON report less its `fingerprints` list, which the page leaves out.
+        let json = JSONWriter().write(JSONReporter.document(fixture.report, fingerprints: false))
+        let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary
         #expect(parsed != nil && parsed == report)
+        #expect(parsed?["fingerprints"] is NSNull)
     }
 
     @Test("the banner says why the run passed or failed")
@@ -107,5 +110,51 @@ struct HTMLReporterTests {
         #expect(page.components(separatedBy: "<details class=\"rule ").count - 1 >= violated.count)
         #expect(page.components(separatedBy: "data-record=\"").count - 1 == fixture.report.records.count)
         #expect(page.contains("@media print"))
+    }
+}
+
+@Suite("HTML reporter: baseline and trends")
+struct HTMLBaselineTests {
+    @Test("new/existing/resolved columns, a sparkline per rule with a trend, jumped and new badges")
+    func baselinePage() {
+        let report = Fixture.baseline.report
+        let page = HTMLReporter().render(report)
+        #expect(page.contains("<th class=\"n\">New</th><th class=\"n\">Existing</th><th class=\"n\">Resolved</th><th>Trend</th>"))
+        #expect(page.components(separatedBy: "<svg class=\"spark\"").count - 1 == report.rules.count)
+        #expect(page.contains("<td class=\"n fresh\">5</td><td class=\"n\">7</td><td class=\"n\">1</td>"))
+        #expect(page.contains("<title>Violations over the last 8 runs, oldest first: 5, 4, 5, 5, 6, 5, 4, 12 (this run); "
+                              + "recent median 5; jumped</title>"))
+        #expect(page.contains("<rect class=\"run now jumped\""))
+        // In the rules table and in the rule's sample section.
+        #expect(page.components(separatedBy: "<span class=\"badge jumped\" title=\"12 violations, recent median 5\">jumped</span>")
+            .count - 1 == 2)
+        let newSamples = report.rules.flatMap(\.samples).filter { $0.isNew == true }.count
+        let newInRecords = report.records.flatMap(\.findings).filter { $0.isNew == true }.count
+        #expect(page.components(separatedBy: "<span class=\"badge new\">new</span>").count - 1 == newSamples + newInRecords)
+        #expect(page.contains("<tr class=\"row-existing\""), "csv.row.ragged: every finding in the baseline")
+        #expect(page.contains("<span class=\"badge st-existing\">existing only</span>"))
+        #expect(page.contains("<dt>New findings</dt><dd>5</dd>"))
+        #expect(page.contains("baseline <span class=\"mono\">out/baseline.json</span> · --fail-on-new · history run 12"))
+        #expect(page.contains("<li>1 rule violated at severity error has only findings of the baseline (--fail-on-new)</li>"))
+    }
+
+    @Test("without a baseline or history the page has none of it", arguments: Fixture.all.filter { $0.name != "baseline" })
+    func plainPage(_ fixture: Fixture) {
+        let page = HTMLReporter().render(fixture.report)
+        for marker in ["<th class=\"n\">New</th>", "<th>Trend</th>", "<svg class=\"spark\"", "badge new", "badge jumped",
+                       "st-existing\">", "New findings", "Compared with the baseline"] {
+            #expect(!HTMLReporterTests.markup(page).contains(marker), "\(fixture.name): \(marker)")
+        }
+    }
+
+    @Test("a hostile baseline source is escaped")
+    func hostileSource() {
+        var report = Fixture.baseline.report
+        report.baseline?.source = "<img src=x onerror=alert(1)>\"'.json"
+        report.baseline?.missingRules = ["<script>x</script>"]
+        let markup = HTMLReporterTests.markup(HTMLReporter().render(report))
+        #expect(!markup.contains("<img") && !markup.contains("<script>x"))
+        #expect(markup.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;.json"))
+        #expect(markup.contains("&lt;script&gt;x&lt;/script&gt;"))
     }
 }

@@ -113,10 +113,57 @@ struct JSONReporterTests {
         let keys = text.split(separator: "\n")
             .filter { $0.hasPrefix("  \"") }
             .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
-        #expect(keys == ["schemaVersion", "tool", "rulesFile", "startedAt", "durationSeconds", "summary",
-                         "inputs", "rules", "entities", "records"])
-        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.1\",\n"))
+        #expect(keys == ["schemaVersion", "tool", "rulesFile", "startedAt", "durationSeconds", "historyRun", "summary",
+                         "baseline", "inputs", "rules", "entities", "records", "fingerprints"])
+        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.2\",\n"))
         #expect(text.hasSuffix("}\n"))
+    }
+
+    @Test("a run against a baseline: fingerprints, new flags, per-rule and total counts, trends")
+    func baselineMembers() throws {
+        let report = Fixture.baseline.report
+        let document = try Self.parse(JSONReporter().render(report))
+        #expect(document["historyRun"] as? Int == 12)
+        let summary = try #require(document["summary"] as? [String: Any])
+        #expect(summary["failOnNew"] as? Bool == true)
+        #expect(summary["failingRules"] as? Int == 1)
+        let baseline = try #require(document["baseline"] as? [String: Any])
+        #expect(baseline["source"] as? String == "out/baseline.json")
+        #expect(baseline["new"] as? Int == 5 && baseline["existing"] as? Int == 18 && baseline["resolved"] as? Int == 6)
+        #expect(baseline["missingRules"] as? [String] == ["person.nickname.pattern"])
+
+        let rules = try #require(document["rules"] as? [[String: Any]])
+        let name = try #require(rules.first { $0["id"] as? String == "person.name.length" })
+        #expect(name["baseline"] as? [String: Int] == ["new": 5, "existing": 7, "resolved": 1])
+        let trend = try #require(name["trend"] as? [String: Any])
+        #expect(trend["counts"] as? [Int] == [5, 4, 5, 5, 6, 5, 4, 12])
+        #expect(trend["median"] as? Double == 5 && trend["jumped"] as? Bool == true)
+        let samples = try #require(name["samples"] as? [[String: Any]])
+        #expect(samples.map { $0["new"] as? Bool } == [false, true, true])
+        #expect(samples.map { $0["fingerprint"] as? String } == report.rules[2].samples.map { $0.fingerprint.map(Fingerprint.hex) })
+
+        // Every finding's fingerprint, rules in report order, lists ascending: a complete baseline.
+        let text = JSONReporter().render(report)
+        let prints = try #require(document["fingerprints"] as? [String: [String]])
+        #expect(prints.count == report.rules.count)
+        for rule in report.rules {
+            let list = try #require(prints[rule.id])
+            #expect(list.count == rule.violations, "\(rule.id)")
+            #expect(list == list.sorted() && list.allSatisfy { Fingerprint.parse($0) != nil }, "\(rule.id)")
+        }
+        let order = report.rules.map { "\"\($0.id)\": [" }.compactMap { text.range(of: $0)?.lowerBound }
+        #expect(order.count == report.rules.count && order == order.sorted())
+    }
+
+    @Test("without fingerprints, baseline or history the new members are null, never missing")
+    func baselineMembersNull() throws {
+        let document = try Self.parse(JSONReporter().render(Fixture.failing.report))
+        for key in ["historyRun", "baseline", "fingerprints"] { #expect(document[key] is NSNull, "\(key)") }
+        #expect((document["summary"] as? [String: Any])?["failOnNew"] as? Bool == false)
+        let rule = try #require((document["rules"] as? [[String: Any]])?.first)
+        #expect(rule["baseline"] is NSNull && rule["trend"] is NSNull)
+        let sample = try #require((rule["samples"] as? [[String: Any]])?.first)
+        #expect(sample["fingerprint"] is NSNull && sample["new"] is NSNull)
     }
 
     @Test("string escaping", arguments: [

@@ -108,6 +108,8 @@ struct JUnitReporterTests {
                     #expect(text.contains("\(NumberText.grouped(rule.violations)) of"), "detail in the element text")
                     #expect(text.split(separator: "\n").count >= 1 + rule.samples.count)
                 case .tolerated: #expect(child?["tag"] as? String == "system-out")
+                case .passed where (rule.baseline?.resolved ?? 0) > 0:
+                    #expect(child?["tag"] as? String == "system-out", "a passing rule says what it resolved")
                 case .passed: #expect(child == nil)
                 case .notEvaluated: #expect(child?["tag"] as? String == "skipped")
                 }

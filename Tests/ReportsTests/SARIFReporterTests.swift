@@ -147,3 +147,37 @@ struct SARIFReporterTests {
         #expect(ReportPath.uri(ReportPath.relative(path, to: base)) == expected)
     }
 }
+
+@Suite("SARIF reporter: baseline")
+struct SARIFBaselineTests {
+    @Test("baselineState per result, our fingerprint in partialFingerprints, aggregates by their counts")
+    func baselineState() throws {
+        let report = Fixture.baseline.report
+        let results = try SARIFReporterTests.results(SARIFReporter().render(report))
+        let listed = results.filter { ($0["properties"] as? [String: Any])?["aggregated"] == nil }
+        let samples = report.rules.flatMap(\.samples)
+        #expect(listed.map { $0["baselineState"] as? String } == samples.map { $0.isNew == true ? "new" : "unchanged" })
+        #expect(listed.map { ($0["partialFingerprints"] as? [String: String])?[SARIFReporter.fingerprintKey] }
+                == samples.map { $0.fingerprint.map(Fingerprint.hex) })
+        let aggregated = results.filter { ($0["properties"] as? [String: Any])?["aggregated"] != nil }
+        // person.name.length: 9 not listed, 3 of them new (5 new in all, 2 listed).
+        let name = try #require(aggregated.first { $0["ruleId"] as? String == "person.name.length" })
+        #expect(name["baselineState"] as? String == "updated")
+        #expect((name["properties"] as? [String: Int]) == ["aggregated": 9, "violations": 12, "new": 3, "existing": 6])
+        let email = try #require(aggregated.first { $0["ruleId"] as? String == "person.email.pattern" })
+        #expect(email["baselineState"] as? String == "unchanged")
+
+        let run = try #require((try SARIFReporterTests.parse(SARIFReporter().render(report))["runs"] as? [[String: Any]])?.first)
+        let properties = try #require(run["properties"] as? [String: Any])
+        #expect(properties["failOnNew"] as? Bool == true && properties["historyRun"] as? Int == 12)
+        #expect((properties["baseline"] as? [String: Any])?["new"] as? Int == 5)
+    }
+
+    @Test("without a baseline: no baselineState, and no fingerprint key without fingerprints")
+    func plain() throws {
+        for result in try SARIFReporterTests.results(SARIFReporter().render(Fixture.failing.report)) {
+            #expect(result["baselineState"] == nil)
+            #expect((result["partialFingerprints"] as? [String: String])?.keys.sorted() == ["primaryLocationLineHash"])
+        }
+    }
+}

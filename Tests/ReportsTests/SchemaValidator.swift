@@ -1,7 +1,7 @@
 import Foundation
 
 /// A minimal JSON Schema validator for the keywords `schemas/report.schema.json` uses
-/// (`$ref` to `#/$defs/…`, `type`, `properties`, `required`, `additionalProperties: false`,
+/// (`$ref` to `#/$defs/…`, `type`, `properties`, `required`, `additionalProperties` (`false` or a schema),
 /// `items`, `enum`, `const`, `minimum`, `maximum`, `minLength`, `pattern`), so the report is
 /// checked against the schema even on a machine without Python's `jsonschema`, which runs the
 /// full draft 2020-12 check in ``SchemaTests``.
@@ -63,6 +63,8 @@ struct SchemaValidator {
                     check(member, against: propertySchema, path: path + "/" + key, errors: &errors)
                 } else if schema["additionalProperties"] as? Bool == false {
                     errors.append("\(at): additional property '\(key)' is not allowed")
+                } else if let additional = schema["additionalProperties"] as? [String: Any] {
+                    check(member, against: additional, path: path + "/" + key, errors: &errors)
                 }
             }
         }
