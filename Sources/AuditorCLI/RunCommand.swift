@@ -17,6 +17,14 @@ struct RunCommand: ParsableCommand {
             help: ArgumentHelp("Replace a source's path, keeping its options.", valueName: "NAME=PATH"))
     var sources: [String] = []
 
+    @Option(name: .customLong("previous"),
+            help: ArgumentHelp("The previous snapshot of a source (same format and options): records are matched by their entity's key and classified inserted, updated, deleted or unchanged, and lifecycle rules (on:, immutable, transitions, deleteRule) are checked. Repeatable.",
+                               valueName: "NAME=PATH"))
+    var previous: [String] = []
+
+    @Flag(help: "Evaluate rules only on records inserted or updated since --previous (cross-record rules still see every record's key).")
+    var changedOnly = false
+
     @Option(help: ArgumentHelp("Report format: \(StandardReporters.formats.joined(separator: ", ")).", valueName: "FORMAT"))
     var format: String = "text"
 
@@ -90,6 +98,12 @@ struct RunCommand: ParsableCommand {
         for s in sources where !s.contains("=") || s.hasPrefix("=") {
             throw ValidationError("--source takes NAME=PATH; got '\(s)'")
         }
+        for s in previous where !s.contains("=") || s.hasPrefix("=") || s.hasSuffix("=") {
+            throw ValidationError("--previous takes NAME=PATH, e.g. --previous people=exports/2026-11-20/people.csv; got '\(TerminalText.escaped(s))'")
+        }
+        if changedOnly, previous.isEmpty {
+            throw ValidationError("--changed-only needs --previous NAME=PATH: the snapshot to compare with")
+        }
         var seen = Set<String>()
         for r in reports {
             guard let (format, path) = ReportRequest.parse(r) else {
@@ -116,18 +130,8 @@ struct RunCommand: ParsableCommand {
             let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
             let now = asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970)
             let plan = try CLI.loadPlan(rules, catalog: catalog, now: now)
-            var paths = [String: String]()
-            for s in sources {
-                let eq = s.firstIndex(of: "=")!   // validate() checked that '=' is present
-                let name = String(s[..<eq])
-                guard plan.source(named: name) != nil else {
-                    let known = plan.sources.map(\.name)
-                    var m = "--source names an unknown source '\(name)'"
-                    if let c = Suggest.closest(to: name, in: known) { m += "; did you mean '\(c)'?" } else { m += " (sources: \(known.joined(separator: ", ")))" }
-                    throw AuditError(.usage, m)
-                }
-                paths[name] = String(s[s.index(after: eq)...])
-            }
+            let paths = try Self.namedPaths(sources, flag: "--source", plan: plan)
+            let previousPaths = try Self.namedPaths(previous, flag: "--previous", plan: plan)
             let previous = try loadBaseline()     // before the audit writes anything
             let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on") }
             var options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
@@ -135,6 +139,8 @@ struct RunCommand: ParsableCommand {
                                        progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
                                        asOf: now)
             options.collectFingerprints = collectsFingerprints
+            options.previousPaths = previousPaths
+            options.changedOnly = changedOnly
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
                                      toolVersion: AuditorCommand.version)
             var result: AuditResult
@@ -195,5 +201,23 @@ struct RunCommand: ParsableCommand {
             return writeErrors.isEmpty ? result.exitStatus : .cannotCreate
         }
         throw ExitCode(status.rawValue)
+    }
+
+    /// `NAME=PATH` options (`--source`, `--previous`) by source name.
+    /// - Throws: ``AuditError`` `.usage` for a name the rules file does not declare.
+    static func namedPaths(_ list: [String], flag: String, plan: AuditPlan) throws -> [String: String] {
+        var paths = [String: String]()
+        for s in list {
+            let eq = s.firstIndex(of: "=")!   // validate() checked that '=' is present
+            let name = String(s[..<eq])
+            guard plan.source(named: name) != nil else {
+                let known = plan.sources.map(\.name)
+                var m = "\(flag) names an unknown source '\(TerminalText.escaped(name))'"
+                if let c = Suggest.closest(to: name, in: known) { m += "; did you mean '\(c)'?" } else { m += " (sources: \(known.joined(separator: ", ")))" }
+                throw AuditError(.usage, m)
+            }
+            paths[name] = String(s[s.index(after: eq)...])
+        }
+        return paths
     }
 }

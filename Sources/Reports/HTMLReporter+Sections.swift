@@ -40,7 +40,8 @@ extension HTMLReporter.Page {
                 + "finding in the baseline (--fail-on-new) · " : "")
             + "<span class=\"badge st-tolerated\">tolerated</span> within its threshold · "
             + "<span class=\"badge st-passed\">passed</span> no violation</p>\n"
-        let paths = Dictionary(report.inputs.map { ($0.source, $0.path) }, uniquingKeysWith: { first, _ in first })
+        let paths = Dictionary(report.inputs.filter { !$0.isPrevious }.map { ($0.source, $0.path) },
+                               uniquingKeysWith: { first, _ in first })
         for (g, group) in groups().enumerated() {
             var meta = [String]()
             if let path = paths[group.source] { meta.append("<span class=\"mono\">\(HTMLText.escaped(path))</span>") }
@@ -51,6 +52,14 @@ extension HTMLReporter.Page {
             }
             out += "<details class=\"entity\" open><summary><h3>\(HTMLText.escaped(group.title))</h3>"
                 + "<span class=\"meta\">\(meta.joined(separator: " · "))</span></summary>\n"
+            if let lifecycle = group.entity?.lifecycle {
+                out += "<p class=\"changes\">\(HTMLText.escaped(LifecycleText.summary(lifecycle)))</p>\n"
+                if !lifecycle.samples.isEmpty {
+                    out += "<details><summary>First changed records</summary><ul class=\"mono\">"
+                        + lifecycle.samples.map { "<li>\(HTMLText.escaped(LifecycleText.change($0)))</li>" }.joined()
+                        + "</ul></details>\n"
+                }
+            }
             out += rulesTable(g, group)
             // Violated rules: beyond the threshold first, most severe first, then tolerated.
             let violated = group.rules.enumerated().filter { report.rules[$0.element].violations > 0 }

@@ -119,6 +119,7 @@ public struct JSONReporter: Reporter {
             "error": .string(input.error),
             "errorStatus": .integer(input.errorStatus?.rawValue),
             "seconds": .decimal(input.seconds),
+            "previous": .bool(input.isPrevious),
         ])
     }
 
@@ -176,6 +177,31 @@ public struct JSONReporter: Reporter {
             "violatingRecords": .integer(entity.violatingRecords),
             "violations": .integer(entity.violations),
             "rules": .array(entity.ruleIDs.map { .string($0) }),
+            "lifecycle": entity.lifecycle.map(lifecycle) ?? .null,
+        ])
+    }
+
+    static func lifecycle(_ l: LifecycleSummary) -> JSONValue {
+        .object([
+            "previous": .string(l.previousPath),
+            "previousRecords": .integer(l.previousRecords),
+            "complete": .bool(l.complete),
+            "inserted": .integer(l.inserted),
+            "updated": .integer(l.updated),
+            "deleted": .integer(l.deleted),
+            "unchanged": .integer(l.unchanged),
+            "unclassified": .integer(l.unclassified),
+            "changedAttributes": .array(l.changedAttributes.map {
+                .object(["attribute": .string($0.attribute), "records": .integer($0.records)])
+            }),
+            "samples": .array(l.samples.map { c in
+                .object([
+                    "change": .string(c.kind.rawValue),
+                    "key": .string(c.key),
+                    "location": location(c.location),
+                    "attributes": .array(c.attributes.map { .string($0) }),
+                ])
+            }),
         ])
     }
 

@@ -79,7 +79,7 @@ extension TextReporter.Renderer {
             let cells = row.enumerated().map { padded($0.element, widths[$0.offset]) }
             let status: String
             if input.complete {
-                status = "read completely"
+                status = input.isPrevious ? "read completely (previous snapshot)" : "read completely"
             } else {
                 status = style.outcome(.incomplete, "INCOMPLETE") + ": "
                     + (input.error.map(TerminalText.escaped) ?? "the reader gave no reason")

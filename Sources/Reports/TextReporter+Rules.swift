@@ -46,6 +46,12 @@ extension TextReporter.Renderer {
             .map(\.element)
         let passing = group.rules.filter { $0.violations == 0 }
         var lines = [groupTitle(group, clean: violated.isEmpty)]
+        if let lifecycle = group.entity?.lifecycle {
+            lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle)))
+            if verbose {
+                lines += lifecycle.samples.map { "    " + TerminalText.escaped(LifecycleText.change($0)) }
+            }
+        }
         if violated.isEmpty && !verbose { return lines }
 
         let rows = violated + (verbose ? passing : [])
@@ -75,7 +81,7 @@ extension TextReporter.Renderer {
                 parts.append(Plural.count(entity.violations, "violation"))
             }
         } else {
-            let records = report.inputs.filter { $0.source == group.source }.reduce(0) { $0 + $1.records }
+            let records = report.inputs.filter { $0.source == group.source && !$0.isPrevious }.reduce(0) { $0 + $1.records }
             parts.append(Plural.count(records, "record"))
             let violations = group.rules.reduce(0) { $0 + $1.violations }
             if violations > 0 { parts.append(Plural.count(violations, "violation")) }

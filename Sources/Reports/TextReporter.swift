@@ -70,7 +70,7 @@ extension TextReporter {
             for rule in report.rules where rules[rule.id] == nil { rules[rule.id] = rule }
             rulesByID = rules
             var paths: [String: String] = [:]
-            for input in report.inputs where paths[input.source] == nil { paths[input.source] = input.path }
+            for input in report.inputs where paths[input.source] == nil && !input.isPrevious { paths[input.source] = input.path }
             pathBySource = paths
         }
 

@@ -144,7 +144,8 @@ public struct AuditEngine: Sendable {
             if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
                 inputs.append(pass.summary)
             }
-            if let s = snapshots[ei], !inputs.contains(where: { $0.isPrevious && $0.path == s.summary.path }) {
+            if let s = snapshots[ei],
+               !inputs.contains(where: { $0.isPrevious && $0.source == s.summary.source && $0.path == s.summary.path }) {
                 inputs.append(s.summary)
             }
             if let e = pass.error { errors.append(e) }

@@ -20,7 +20,6 @@ extension EntityAccumulator {
         stamp(&finding, slot: check.slot)
         if counted {
             counts[check.slot] += 1
-            violatingRecords += 1
             if records.count < maxSamples {
                 records.append(RecordFindings(entity: entity.plan.name, location: location, key: key, findings: [finding]))
             }

@@ -172,16 +172,22 @@ final class EntityAccumulator {
 
     /// Adds the findings of the delete pass (the previous snapshot's deleted records) to this,
     /// the entity's main pass.
+    /// Slots are matched by rule id: the previous snapshot may be in another format, with
+    /// other structural rules in front.
     func absorb(_ other: EntityAccumulator) {
-        for slot in counts.indices {
-            counts[slot] += other.counts[slot]
-            for f in other.samples[slot] where samples[slot].count < maxSamples { samples[slot].append(f) }
-            if let e = other.evaluatedOverride[slot] { evaluatedOverride[slot, default: 0] += e }
-            if let s = other.skippedOverride[slot] { skippedOverride[slot, default: 0] += s }
-            if let list = other.fingerprints?[slot] { fingerprints?[slot] += list }
+        var mine = [String: Int]()
+        for (slot, rule) in entity.plan.rules.enumerated() { mine[rule.id] = slot }
+        for (theirs, rule) in other.entity.plan.rules.enumerated() {
+            guard let slot = mine[rule.id] else { continue }
+            counts[slot] += other.counts[theirs]
+            for f in other.samples[theirs] where samples[slot].count < maxSamples { samples[slot].append(f) }
+            if let e = other.evaluatedOverride[theirs] { evaluatedOverride[slot, default: 0] += e }
+            if let s = other.skippedOverride[theirs] { skippedOverride[slot, default: 0] += s }
+            if let list = other.fingerprints?[theirs] { fingerprints?[slot] += list }
         }
+        // Deleted records are listed with their findings but not counted among the entity's
+        // records with findings (they are not records of this snapshot).
         for g in other.records where records.count < maxSamples { records.append(g) }
-        violatingRecords += other.violatingRecords
         if sinkError == nil { sinkError = other.sinkError }
     }
 
