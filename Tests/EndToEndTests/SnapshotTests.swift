@@ -167,3 +167,26 @@ import Testing
         #expect(keyless.status == 78 && keyless.stderrText.contains("declares none; add 'key: [id]'"), "\(keyless)")
     }
 }
+
+/// The README's snapshot commands, exactly as written, on the bundled example.
+@Suite("README snapshot example") struct ReadmeSnapshotTests {
+    @Test func readmeCommandsRunAndFindTheSeededProblems() throws {
+        let readme = try String(contentsOf: Auditor.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Snapshots: insert, update and delete rules").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        let commands = block.split(separator: "\n").filter { $0.hasPrefix("auditor run ") }
+        #expect(commands.count == 2)
+        var statuses = [Int32]()
+        for command in commands {
+            let arguments = command.dropFirst("auditor ".count).split(separator: " ").map(String.init)
+            let run = try Auditor.run(arguments)
+            statuses.append(run.status)
+            #expect(run.stdoutText.contains("changes since examples/snapshots/2026-11-20/docs.csv: 2 inserted, 3 updated"), "\(run)")
+        }
+        #expect(statuses == [1, 1])
+        let full = try Auditor.run(Array(commands[0].dropFirst("auditor ".count).split(separator: " ").map(String.init))
+                                   + ["--format", "json"])
+        let counts = try ReportJSON(full.stdout).violationsByRule()
+        for (id, n) in SnapshotTests.expected { #expect(counts[id] == n, "\(id)") }
+    }
+}
