@@ -62,7 +62,8 @@ import Testing
 
         #expect(try reader.recentCounts(rule: "P.name.minLength", last: 7) == [2, 3, 9])
         #expect(try reader.recentCounts(rule: "P.name.minLength", last: 2) == [3, 9])
-        #expect(try reader.recentCounts(last: 7) == ["P.name.minLength": [2, 3, 9], "P.name.pattern": [0, 1, 1]])
+        #expect(try reader.recentCounts(last: 7) == [HistoryRuleKey(id: "P.name.minLength", source: "people"): [2, 3, 9],
+                                                     HistoryRuleKey(id: "P.name.pattern", source: "people"): [0, 1, 1]])
 
         let trends = try reader.trends(last: 10)
         #expect(trends.map(\.id) == ["P.name.minLength", "P.name.pattern"])
@@ -97,6 +98,26 @@ import Testing
         #expect(try db.scalar("SELECT length(data) FROM fingerprints WHERE run = 5 AND rule_id = 'P.name.pattern'") == "16")
         #expect(try db.scalar("SELECT hex(data) FROM fingerprints WHERE run = 5 AND rule_id = 'P.name.pattern'")
                 == "0000000000000000FFFFFFFFFFFFFFFF")
+    }
+
+    @Test func structuralRulesAreKeptApartBySource() throws {
+        let dir = try TemporaryDirectory()
+        let store = try HistoryStore(path: dir.path("h.sqlite"))
+        for (n, ragged) in [(6, 0), (7, 1)].enumerated() {
+            var r = Self.report(at: Self.day + Double(n), short: 0, pattern: 0)
+            for (source, count) in [("people", ragged.0), ("departments", ragged.1)] {
+                r.rules.append(RuleOutcome(id: "csv.row.ragged", entity: nil, source: source, attribute: nil,
+                                           kind: "structure", severity: .error, code: 1, summary: "rows have every field",
+                                           evaluated: 10, violations: count, samples: []))
+            }
+            try store.record(report: r, rulesSHA256: nil, inputHashes: [:])
+        }
+        #expect(try store.recentCounts(rule: "csv.row.ragged", source: "people", last: 7) == [6, 7])
+        #expect(try store.recentCounts(rule: "csv.row.ragged", source: "departments", last: 7) == [0, 1])
+        #expect(try store.recentCounts(last: 7)[HistoryRuleKey(id: "csv.row.ragged", source: "departments")] == [0, 1])
+        let ragged = try store.overview(last: 5, rule: "csv.row.ragged").rules
+        #expect(ragged.map(\.source) == ["people", "departments"] && ragged.map(\.counts) == [[6, 7], [0, 1]])
+        #expect(throws: AuditError.self) { try store.overview(last: 5, rule: "csv.row.raged") }
     }
 
     @Test func incompleteRunsStayOutOfTrendsAndBaselines() throws {

@@ -26,6 +26,11 @@ public struct HistoryRun: Sendable, Equatable {
     /// Where the run's baseline came from, when one was applied.
     public var baselineSource: String?
     public var inputs: [HistoryInput]
+    /// Violations over all the run's rules.
+    public var violations = 0
+    /// New and resolved findings over all rules, when a baseline was applied.
+    public var newFindings: Int?
+    public var resolvedFindings: Int?
 
     public init(id: Int, startedAt: String, durationSeconds: Double, toolVersion: String, rulesFile: String,
                 rulesSHA256: String?, outcome: String, exitStatus: Int, failOn: String, records: Int,
@@ -96,22 +101,39 @@ public struct RuleHistoryPoint: Sendable, Equatable {
     }
 }
 
+/// Which rule a history count belongs to. A rule id alone is not enough: a reader's
+/// structural rules (`csv.row.ragged`) have the same id in every source of that format.
+public struct HistoryRuleKey: Sendable, Hashable {
+    public var id: String
+    public var source: String
+
+    public init(id: String, source: String) {
+        self.id = id
+        self.source = source
+    }
+}
+
 /// One rule over the runs of a history, oldest first.
 public struct RuleHistory: Sendable, Equatable {
     public var id: String
+    /// The source the rule's records come from.
+    public var source: String
     public var entity: String?
     public var severity: String
     public var code: Int
     /// Only the runs that recorded this rule (a rule added later has fewer points).
     public var points: [RuleHistoryPoint]
 
-    public init(id: String, entity: String?, severity: String, code: Int, points: [RuleHistoryPoint]) {
+    public init(id: String, source: String, entity: String?, severity: String, code: Int, points: [RuleHistoryPoint]) {
         self.id = id
+        self.source = source
         self.entity = entity
         self.severity = severity
         self.code = code
         self.points = points
     }
+
+    public var key: HistoryRuleKey { HistoryRuleKey(id: id, source: source) }
 
     /// Violations per run, oldest first.
     public var counts: [Int] { points.map(\.violations) }

@@ -51,7 +51,8 @@ enum HistorySchema {
         CREATE TABLE rule_counts (
             run               INTEGER NOT NULL REFERENCES runs(id),
             position          INTEGER NOT NULL,         -- report order
-            rule_id           TEXT    NOT NULL,
+            rule_id           TEXT    NOT NULL,         -- with source: a reader's structural rules
+            source            TEXT    NOT NULL,         -- (csv.row.ragged) have one id per source
             entity            TEXT,
             severity          TEXT    NOT NULL,
             code              INTEGER NOT NULL,

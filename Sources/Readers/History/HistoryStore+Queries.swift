@@ -15,16 +15,25 @@ extension HistoryStore {
         try reading { () throws(SQLiteFailure) -> [HistoryRun] in
             let s = try SQLiteStatement(connection: connection, sql: """
                 SELECT id, started_at, duration_seconds, tool_version, rules_path, rules_sha256, outcome, exit_status,
-                       fail_on, total_records, baseline_source
+                       fail_on, total_records, baseline_source,
+                       (SELECT total(violations) FROM rule_counts WHERE run = runs.id),
+                       (SELECT sum(new_findings) FROM rule_counts WHERE run = runs.id),
+                       (SELECT sum(resolved_findings) FROM rule_counts WHERE run = runs.id)
                 FROM runs ORDER BY id DESC LIMIT ?1
                 """)
             try s.bind(1, max(0, last))
             var runs = [HistoryRun]()
             while try s.step() {
-                runs.append(HistoryRun(id: s.int(0), startedAt: s.text(1), durationSeconds: s.double(2),
-                                       toolVersion: s.text(3), rulesFile: s.text(4), rulesSHA256: s.optionalText(5),
-                                       outcome: s.text(6), exitStatus: s.int(7), failOn: s.text(8), records: s.int(9),
-                                       baselineSource: s.optionalText(10), inputs: []))
+                var run = HistoryRun(id: s.int(0), startedAt: s.text(1), durationSeconds: s.double(2),
+                                     toolVersion: s.text(3), rulesFile: s.text(4), rulesSHA256: s.optionalText(5),
+                                     outcome: s.text(6), exitStatus: s.int(7), failOn: s.text(8), records: s.int(9),
+                                     baselineSource: s.optionalText(10), inputs: [])
+                run.violations = s.int(11)
+                if run.baselineSource != nil {
+                    run.newFindings = s.optionalInt(12)
+                    run.resolvedFindings = s.optionalInt(13)
+                }
+                runs.append(run)
             }
             runs.reverse()
             guard let first = runs.first?.id else { return runs }
@@ -48,31 +57,34 @@ extension HistoryStore {
     /// jump test compares a new run with. An incomplete run (an input not read to its end)
     /// counted only what it read, so it is left out. A rule has no entry for runs that did not
     /// have it.
-    public func recentCounts(last: Int) throws(AuditError) -> [String: [Int]] {
-        try reading { () throws(SQLiteFailure) -> [String: [Int]] in
+    public func recentCounts(last: Int) throws(AuditError) -> [HistoryRuleKey: [Int]] {
+        try reading { () throws(SQLiteFailure) -> [HistoryRuleKey: [Int]] in
             let s = try SQLiteStatement(connection: connection, sql: """
-                SELECT c.rule_id, c.violations FROM rule_counts c
+                SELECT c.rule_id, c.source, c.violations FROM rule_counts c
                 JOIN (SELECT id FROM runs WHERE outcome <> 'incomplete' ORDER BY id DESC LIMIT ?1) r ON c.run = r.id
                 ORDER BY c.run, c.position
                 """)
             try s.bind(1, max(0, last))
-            var counts = [String: [Int]]()
-            while try s.step() { counts[s.text(0), default: []].append(s.int(1)) }
+            var counts = [HistoryRuleKey: [Int]]()
+            while try s.step() { counts[HistoryRuleKey(id: s.text(0), source: s.text(1)), default: []].append(s.int(2)) }
             return counts
         }
     }
 
     /// One rule's violations over the last `last` complete runs, oldest first (see
     /// ``recentCounts(last:)``).
-    public func recentCounts(rule: String, last: Int) throws(AuditError) -> [Int] {
+    /// - Parameter source: The rule's source; needed only for a reader's structural rules
+    ///   (`csv.row.ragged`), whose id repeats in every source of the format.
+    public func recentCounts(rule: String, source: String? = nil, last: Int) throws(AuditError) -> [Int] {
         try reading { () throws(SQLiteFailure) -> [Int] in
             let s = try SQLiteStatement(connection: connection, sql: """
                 SELECT c.violations FROM rule_counts c
                 JOIN (SELECT id FROM runs WHERE outcome <> 'incomplete' ORDER BY id DESC LIMIT ?2) r ON c.run = r.id
-                WHERE c.rule_id = ?1 ORDER BY c.run, c.position
+                WHERE c.rule_id = ?1 AND (?3 IS NULL OR c.source = ?3) ORDER BY c.run, c.position
                 """)
             try s.bind(1, rule)
             try s.bind(2, max(0, last))
+            try s.bind(3, source)
             var counts = [Int]()
             while try s.step() { counts.append(s.int(0)) }
             return counts
@@ -84,38 +96,39 @@ extension HistoryStore {
     public func trends(last: Int) throws(AuditError) -> [RuleHistory] {
         try reading { () throws(SQLiteFailure) -> [RuleHistory] in
             let s = try SQLiteStatement(connection: connection, sql: """
-                SELECT c.run, c.position, c.rule_id, c.entity, c.severity, c.code, c.evaluated, c.violations, c.skipped,
-                       c.status, c.new_findings, c.existing_findings, c.resolved_findings, c.median, c.jumped
+                SELECT c.run, c.position, c.rule_id, c.source, c.entity, c.severity, c.code, c.evaluated, c.violations,
+                       c.skipped, c.status, c.new_findings, c.existing_findings, c.resolved_findings, c.median, c.jumped
                 FROM rule_counts c JOIN (SELECT id FROM runs ORDER BY id DESC LIMIT ?1) r ON c.run = r.id
                 ORDER BY c.run, c.position
                 """)
             try s.bind(1, max(0, last))
-            var rules = [String: RuleHistory]()
-            var order = [String: (run: Int, position: Int)]()
+            var rules = [HistoryRuleKey: RuleHistory]()
+            var order = [HistoryRuleKey: (run: Int, position: Int)]()
             while try s.step() {
-                let id = s.text(2)
+                let key = HistoryRuleKey(id: s.text(2), source: s.text(3))
                 var baseline: RuleBaseline?
-                if let new = s.optionalInt(10), let existing = s.optionalInt(11), let resolved = s.optionalInt(12) {
+                if let new = s.optionalInt(11), let existing = s.optionalInt(12), let resolved = s.optionalInt(13) {
                     baseline = RuleBaseline(new: new, existing: existing, resolved: resolved)
                 }
-                let point = RuleHistoryPoint(run: s.int(0), evaluated: s.int(6), violations: s.int(7), skipped: s.int(8),
-                                             status: s.text(9), baseline: baseline, median: s.optionalDouble(13),
-                                             jumped: s.int(14) != 0)
+                let point = RuleHistoryPoint(run: s.int(0), evaluated: s.int(7), violations: s.int(8), skipped: s.int(9),
+                                             status: s.text(10), baseline: baseline, median: s.optionalDouble(14),
+                                             jumped: s.int(15) != 0)
                 // The newest run's entity, severity and code win (a rule can change severity).
-                var rule = rules[id] ?? RuleHistory(id: id, entity: nil, severity: "", code: 0, points: [])
-                rule.entity = s.optionalText(3)
-                rule.severity = s.text(4)
-                rule.code = s.int(5)
+                var rule = rules[key]
+                    ?? RuleHistory(id: key.id, source: key.source, entity: nil, severity: "", code: 0, points: [])
+                rule.entity = s.optionalText(4)
+                rule.severity = s.text(5)
+                rule.code = s.int(6)
                 rule.points.append(point)
-                rules[id] = rule
-                order[id] = (s.int(0), s.int(1))
+                rules[key] = rule
+                order[key] = (s.int(0), s.int(1))
             }
             // Newest run first, then report position: rules the latest run dropped come last.
             return rules.values.sorted { a, b in
-                let x = order[a.id] ?? (0, 0), y = order[b.id] ?? (0, 0)
+                let x = order[a.key] ?? (0, 0), y = order[b.key] ?? (0, 0)
                 if x.run != y.run { return x.run > y.run }
                 if x.position != y.position { return x.position < y.position }
-                return a.id < b.id
+                return (a.id, a.source) < (b.id, b.source)
             }
         }
     }

@@ -62,26 +62,28 @@ extension HistoryStore {
                 }
 
                 let rule = try SQLiteStatement(connection: connection, sql: """
-                    INSERT INTO rule_counts (run, position, rule_id, entity, severity, code, evaluated, violations, skipped,
-                                             status, new_findings, existing_findings, resolved_findings, median, jumped)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    INSERT INTO rule_counts (run, position, rule_id, source, entity, severity, code, evaluated, violations,
+                                             skipped, status, new_findings, existing_findings, resolved_findings, median,
+                                             jumped)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                     """)
                 for (position, r) in report.rules.enumerated() {
                     try rule.bind(1, id)
                     try rule.bind(2, position)
                     try rule.bind(3, r.id)
-                    try rule.bind(4, r.entity)
-                    try rule.bind(5, r.severity.rawValue)
-                    try rule.bind(6, r.code)
-                    try rule.bind(7, r.evaluated)
-                    try rule.bind(8, r.violations)
-                    try rule.bind(9, r.skipped)
-                    try rule.bind(10, r.status.rawValue)
-                    try rule.bind(11, r.baseline?.new)
-                    try rule.bind(12, r.baseline?.existing)
-                    try rule.bind(13, r.baseline?.resolved)
-                    try rule.bind(14, r.trend?.median)
-                    try rule.bind(15, r.trend?.jumped == true ? 1 : 0)
+                    try rule.bind(4, r.source)
+                    try rule.bind(5, r.entity)
+                    try rule.bind(6, r.severity.rawValue)
+                    try rule.bind(7, r.code)
+                    try rule.bind(8, r.evaluated)
+                    try rule.bind(9, r.violations)
+                    try rule.bind(10, r.skipped)
+                    try rule.bind(11, r.status.rawValue)
+                    try rule.bind(12, r.baseline?.new)
+                    try rule.bind(13, r.baseline?.existing)
+                    try rule.bind(14, r.baseline?.resolved)
+                    try rule.bind(15, r.trend?.median)
+                    try rule.bind(16, r.trend?.jumped == true ? 1 : 0)
                     try rule.run()
                 }
 
