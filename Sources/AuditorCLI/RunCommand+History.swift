@@ -61,6 +61,7 @@ struct HistorySession {
     func finish(_ report: inout AuditReport, rulesPath: String, explicitBaseline: Bool,
                 quiet: Bool, verbose: Bool) -> AuditError? {
         let hashes = hashing.wait()
+        let clock = ContinuousClock.now
         do {
             let store = try HistoryStore(path: path)
             let previous = try store.recentCounts(last: RuleTrend.window)
@@ -86,8 +87,10 @@ struct HistorySession {
         }
         if verbose {
             let mb = Double(hashes.bytes) / 1e6
-            let line = String(format: "auditor: hashed %d input(s), %.1f MB in %.2f s (%.0f MB/s) beside the audit; waited %.2f s for it after the audit\n",
-                              hashes.byPath.count, mb, hashes.seconds, hashes.seconds > 0 ? mb / hashes.seconds : 0, hashes.waited)
+            let line = String(format: "auditor: history: hashed %d input(s), %.1f MB in %.2f s (%.0f MB/s) beside the %.2f s audit, "
+                                + "waited %.2f s for it; trends, baseline and recording took %.2f s\n",
+                              hashes.byPath.count, mb, hashes.seconds, hashes.seconds > 0 ? mb / hashes.seconds : 0,
+                              report.durationSeconds, hashes.waited, InputHashing.seconds(ContinuousClock.now - clock))
             FileHandle.standardError.write(Data(line.utf8))
         }
         return nil
@@ -140,7 +143,7 @@ final class InputHashing: @unchecked Sendable {
         return r
     }
 
-    private static func seconds(_ d: Duration) -> Double {
+    static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

@@ -105,6 +105,9 @@ struct RunCommand: ParsableCommand {
         guard csvFormulaEscape == "on" || csvFormulaEscape == "off" else {
             throw ValidationError("--csv-formula-escape must be on or off; got '\(TerminalText.escaped(csvFormulaEscape))'")
         }
+        if history != nil, noHistory {
+            throw ValidationError("--history and --no-history contradict each other; give one")
+        }
         if let failuresOut, FailuresFormat(path: failuresOut) == nil {
             throw ValidationError("--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(TerminalText.escaped(failuresOut))'")
         }
