@@ -16,8 +16,8 @@ extension RunCommand {
         var source: String
     }
 
-    /// Whether this run has something to compare with. The one place a baseline source is
-    /// decided: `--history`'s last recorded run plugs in here (and in ``loadBaseline()``).
+    /// Whether this run has an explicit baseline (the history's last run is the other source,
+    /// known once the rules file is read).
     var hasBaselineSource: Bool {
         baseline != nil
     }
@@ -27,7 +27,7 @@ extension RunCommand {
         if let baseline, baseline.isEmpty {
             throw ValidationError("--baseline needs a file: a JSON report of an earlier run")
         }
-        if failOnNew, !hasBaselineSource {
+        if failOnNew, !hasBaselineSource, history == nil, noHistory {
             throw ValidationError("--fail-on-new needs a baseline to tell new findings from existing ones: add "
                                   + "--baseline FILE, a JSON report of an earlier run (--format json --output FILE)")
         }

@@ -70,6 +70,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The reference time of freshness rules (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ; default now).", valueName: "TIME"))
     var asOf: String?
 
+    @Option(help: ArgumentHelp("Record this run in the history database PATH (created when missing) and show each rule's trend; overrides the rules file's 'history:'. See 'auditor history'.",
+                               valueName: "PATH"))
+    var history: String?
+
+    @Flag(help: "Do not record this run, even if the rules file names a history.")
+    var noHistory = false
+
     @Option(help: .hidden)
     var chunkSize: Int = 8192
 
@@ -119,6 +126,9 @@ struct RunCommand: ParsableCommand {
         guard csvFormulaEscape == "on" || csvFormulaEscape == "off" else {
             throw ValidationError("--csv-formula-escape must be on or off; got '\(TerminalText.escaped(csvFormulaEscape))'")
         }
+        if history != nil, noHistory {
+            throw ValidationError("--history and --no-history contradict each other; give one")
+        }
         if let failuresOut, FailuresFormat(path: failuresOut) == nil {
             throw ValidationError("--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(TerminalText.escaped(failuresOut))'")
         }
@@ -132,13 +142,21 @@ struct RunCommand: ParsableCommand {
             let plan = try CLI.loadPlan(rules, catalog: catalog, now: now)
             let paths = try Self.namedPaths(sources, flag: "--source", plan: plan)
             let previousPaths = try Self.namedPaths(previous, flag: "--previous", plan: plan)
-            let previous = try loadBaseline()     // before the audit writes anything
+            let loadedBaseline = try loadBaseline()     // before the audit writes anything
+            if failOnNew, baseline == nil, historyPath(for: plan) == nil {
+                throw AuditError(.usage, "--fail-on-new needs a baseline to tell new findings from existing ones: add "
+                                     + "--baseline FILE (a JSON report of an earlier run) or --history PATH (the last run recorded there)")
+            }
+            let historySession = try historyPath(for: plan).map {
+                try HistorySession.start(path: $0, plan: plan, sourcePaths: paths,
+                                         outputs: [output, failuresOut].compactMap { $0 } + reports.compactMap { ReportRequest.parse($0)?.path })
+            }
             let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on") }
             var options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
                                        progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
                                        asOf: now)
-            options.collectFingerprints = collectsFingerprints
+            options.collectFingerprints = collectsFingerprints || historySession != nil
             options.previousPaths = previousPaths
             options.changedOnly = changedOnly
             let engine = AuditEngine(registry: StandardReaders.registry, options: options,
@@ -150,8 +168,12 @@ struct RunCommand: ParsableCommand {
                 failures?.discard()
                 throw error
             }
-            apply(previous, to: &result.report)
+            apply(loadedBaseline, to: &result.report)
             ProgressDisplay.clear(quiet: quiet)
+            var report = result.report
+            // An explicit --baseline is applied here, before the history step.
+            let historyError = historySession?.finish(&report, rulesPath: rules, explicitBaseline: hasExplicitBaseline,
+                                                      quiet: quiet, verbose: verbose > 0)
             let environment = ProcessInfo.processInfo.environment
             let base = FileManager.default.currentDirectoryPath
             var writeErrors: [AuditError] = []
@@ -166,7 +188,7 @@ struct RunCommand: ParsableCommand {
                                                             baseDirectory: base, unicode: unicode) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
-            let text = reporter.render(result.report)
+            let text = reporter.render(report)
             if let output {
                 do { try OutputFile.writeAtomically(text, to: output) } catch let e as AuditError { writeErrors.append(e) }
             } else {
@@ -178,7 +200,7 @@ struct RunCommand: ParsableCommand {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
                                                              baseDirectory: base, unicode: unicode) else { continue }
-                do { try OutputFile.writeAtomically(extra.render(result.report), to: path) } catch let e as AuditError {
+                do { try OutputFile.writeAtomically(extra.render(report), to: path) } catch let e as AuditError {
                     writeErrors.append(e)
                 }
             }
@@ -186,7 +208,7 @@ struct RunCommand: ParsableCommand {
             // GitHub job summary: the reporter stays pure, the CLI appends.
             let formats = [format] + reports.compactMap { ReportRequest.parse($0)?.format }
             if formats.contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                do { try StepSummary.append(result.report, to: summary, baseDirectory: base) } catch let e as AuditError {
+                do { try StepSummary.append(report, to: summary, baseDirectory: base) } catch let e as AuditError {
                     CLI.printWarning(e)
                 }
             }
@@ -198,7 +220,12 @@ struct RunCommand: ParsableCommand {
             }
             for e in result.inputErrors { CLI.printError(e) }
             for e in writeErrors { CLI.printError(e) }
-            return writeErrors.isEmpty ? result.exitStatus : .cannotCreate
+            if let historyError { CLI.printError(historyError) }
+            if !writeErrors.isEmpty { return .cannotCreate }
+            // Input errors (65, 66, 74, 75) before a history failure, which comes before rule failures.
+            let status = report.exitStatus
+            if let historyError, status == .passed || status == .ruleFailures { return historyError.code.exitStatus }
+            return status
         }
         throw ExitCode(status.rawValue)
     }

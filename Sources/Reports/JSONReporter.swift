@@ -84,7 +84,9 @@ public struct JSONReporter: Reporter {
     static func fingerprintList(_ set: FingerprintSet, _ report: AuditReport) -> JSONValue {
         var ids: [String] = []
         var seen = Set<String>()
-        for rule in report.rules where set.byRule[rule.id] != nil && seen.insert(rule.id).inserted { ids.append(rule.id) }
+        for rule in report.rules where set.byRule[rule.fingerprintKey] != nil && seen.insert(rule.fingerprintKey).inserted {
+            ids.append(rule.fingerprintKey)
+        }
         ids += set.byRule.keys.filter { !seen.contains($0) }.sorted()
         return .object(ids.map { id in
             JSONValue.Member(key: id, value: .array((set.byRule[id] ?? []).map { .string(Fingerprint.hex($0)) }))

@@ -44,6 +44,12 @@ enum Sparkline {
     static func medianText(_ median: Double) -> String {
         median == median.rounded() ? NumberText.grouped(Int(median)) : NumberText.fixed(median, fractionDigits: 1)
     }
+
+    /// One character per count, for `auditor history` (`ascii`: `_.-~=+*#`).
+    static func render(_ counts: [Int], ascii: Bool = false) -> String {
+        let symbols = ascii ? asciiLevels : unicodeLevels
+        return String(levels(counts).map { symbols[$0] })
+    }
 }
 
 /// Whether the text report may draw with Unicode symbols (the trend sparkline `▁▂▃▄▅▆▇█`, `→`)

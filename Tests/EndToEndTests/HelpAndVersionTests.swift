@@ -22,7 +22,7 @@ struct HelpAndVersionTests {
             #expect(text.range(of: #"(^|\D)\#(code)\s+[A-Za-z]"#, options: .regularExpression) != nil,
                     "exit status \(code) is not explained\n\(text)")
         }
-        for subcommand in ["run", "check"] {
+        for subcommand in ["run", "check", "history"] {
             #expect(text.range(of: #"(?m)^\s+\#(subcommand)\s"#, options: .regularExpression) != nil, "no '\(subcommand)'")
         }
     }

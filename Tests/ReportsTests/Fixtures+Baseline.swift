@@ -77,7 +77,7 @@ extension Fixture {
         var current: [String: [UInt64]] = [:]
         var previous: [String: [UInt64]] = ["person.nickname.pattern": [Fingerprint.make(base: 0xBA5E, occurrence: 0)]]
         for (p, plan) in plans.enumerated() {
-            let id = plan.rule.id
+            let id = plan.rule.fingerprintKey
             let unsampled = (0 ..< plan.rule.violations - plan.rule.samples.count).map {
                 Fingerprint.make(base: 0x9E37_79B9_7F4A_7C15 &* UInt64(p + 1), occurrence: $0)
             }

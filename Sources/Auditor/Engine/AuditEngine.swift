@@ -139,7 +139,10 @@ public struct AuditEngine: Sendable {
         for (ei, entity) in plan.entities.enumerated() {
             guard let pass = passes[ei] else { continue }
             if let acc = pass.accumulator, let fps = acc.fingerprints {
-                for (slot, list) in fps.enumerated() { fingerprints[acc.entity.plan.rules[slot].id, default: []] += list }
+                for (slot, list) in fps.enumerated() {
+                    let rule = acc.entity.plan.rules[slot]
+                    fingerprints[Fingerprint.ruleKey(id: rule.id, entity: rule.entity, source: rule.source), default: []] += list
+                }
             }
             if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
                 inputs.append(pass.summary)

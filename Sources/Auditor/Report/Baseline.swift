@@ -41,7 +41,7 @@ extension AuditReport {
         let current = fingerprints ?? FingerprintSet()
         var info = BaselineInfo(source: source)
         for i in rules.indices {
-            let id = rules[i].id
+            let id = rules[i].fingerprintKey
             let now = current.byRule[id] ?? []
             let new = now.filter { !previous.contains($0, rule: id) }.count
             let resolved = (previous.byRule[id] ?? []).filter { !current.contains($0, rule: id) }.count
@@ -53,12 +53,18 @@ extension AuditReport {
                 if let fp = rules[i].samples[s].fingerprint { rules[i].samples[s].isNew = !previous.contains(fp, rule: id) }
             }
         }
-        let ids = Set(rules.map(\.id))
+        let ids = Set(rules.map(\.fingerprintKey))
         info.missingRules = previous.byRule.keys.filter { !ids.contains($0) && !(previous.byRule[$0] ?? []).isEmpty }.sorted()
+        // A grouped finding's rule key: its entity's rule, or its source's structural rule.
+        var sourceOf = [String: String]()
+        for e in entities { sourceOf[e.name] = e.source }
+        let entityRules = Set(rules.filter { $0.entity != nil }.map(\.id))
         for g in records.indices {
             for f in records[g].findings.indices {
                 let finding = records[g].findings[f]
-                if let fp = finding.fingerprint { records[g].findings[f].isNew = !previous.contains(fp, rule: finding.ruleID) }
+                let key = entityRules.contains(finding.ruleID) ? finding.ruleID
+                    : Fingerprint.ruleKey(id: finding.ruleID, entity: nil, source: finding.entity.flatMap { sourceOf[$0] } ?? "")
+                if let fp = finding.fingerprint { records[g].findings[f].isNew = !previous.contains(fp, rule: key) }
             }
         }
         baseline = info

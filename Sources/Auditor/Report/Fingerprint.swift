@@ -77,7 +77,22 @@ public struct FingerprintCounter: Sendable {
     }
 }
 
-/// Every finding's fingerprint, by rule id (each list sorted ascending, no repeats).
+extension Fingerprint {
+    /// The key of a rule's fingerprints in a ``FingerprintSet``: its id, or `id@source` for a
+    /// reader's structural rule (`csv.row.ragged@people`), whose id every source of the format
+    /// shares.
+    public static func ruleKey(id: String, entity: String?, source: String) -> String {
+        entity == nil ? "\(id)@\(source)" : id
+    }
+}
+
+extension RuleOutcome {
+    /// This rule's key in a ``FingerprintSet``.
+    public var fingerprintKey: String { Fingerprint.ruleKey(id: id, entity: entity, source: source) }
+}
+
+/// Every finding's fingerprint, by rule key (``Fingerprint/ruleKey(id:entity:source:)``; each
+/// list sorted ascending, no repeats).
 public struct FingerprintSet: Sendable, Equatable {
     public var byRule: [String: [UInt64]]
 

@@ -6,6 +6,9 @@ public struct AuditPlan: Sendable {
     public var entities: [EntityPlan]
     /// The messages the plan was compiled with (structural rules of readers use it too).
     public var catalog: MessageCatalog = .english
+    /// The history database the rules file names (`history:`), relative to the current
+    /// directory; `--history` overrides it.
+    public var historyPath: String?
 
     public func source(named name: String) -> SourceSpec? {
         sources.first { $0.name == name }

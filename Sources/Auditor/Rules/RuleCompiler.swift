@@ -27,7 +27,9 @@ public enum RuleCompiler {
             compileRecordRules(e, &entities[i], catalog: catalog, now: now, into: &d)
         }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
-        return AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
+        var plan = AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
+        plan.historyPath = spec.history
+        return plan
     }
 
     static func compileEntity(_ e: EntitySpec, source: String, catalog: MessageCatalog,

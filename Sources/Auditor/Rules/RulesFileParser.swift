@@ -10,7 +10,7 @@ public struct RulesFileParser {
         self.formats = formats
     }
 
-    static let topKeys = ["version", "description", "sources", "entities"]
+    static let topKeys = ["version", "description", "sources", "entities", "history"]
     static let sourceKeys = ["path", "format", "description"]
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
@@ -85,8 +85,12 @@ public struct RulesFileParser {
         } else {
             d.append(root.error("missing 'entities': declare at least one entity with its attributes"))
         }
+        let history = parseHistory(top["history"], base: base, into: &d)
         if !d.isEmpty { throw AuditError.invalidRules(d) }
-        return RulesSpec(path: path, version: version, sources: sources, entities: entities)
+        var spec = RulesSpec(path: path, version: version, sources: sources, entities: entities)
+        spec.history = history
+        spec.historyMark = top["history"]?.mark
+        return spec
     }
 
     private func parseSource(key: ConfigNode, node: ConfigNode, base: String, into d: inout [Diagnostic]) -> SourceSpec? {
@@ -121,6 +125,25 @@ public struct RulesFileParser {
         let resolved = path.hasPrefix("/") || base.isEmpty ? path : Self.normalize((base as NSString).appendingPathComponent(path))
         return SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved, pathMark: pathNode.mark,
                           format: format, formatMark: map["format"]?.mark, options: options)
+    }
+
+    /// `history: audits.sqlite`: the history database, relative to the rules file's folder.
+    private func parseHistory(_ node: ConfigNode?, base: String, into d: inout [Diagnostic]) -> String? {
+        guard let node else { return nil }
+        let example = "for example history: audits.sqlite (relative to the rules file)"
+        guard case .scalar(let path, let quoted) = node.kind else {
+            d.append(node.error("history must be the path of the history database, not \(node.kindName); \(example)"))
+            return nil
+        }
+        if node.isNull {
+            d.append(node.error("history needs a file name; \(example)"))
+            return nil
+        }
+        if !quoted, (try? node.bool("history")) != nil {
+            d.append(node.error("history must be the path of the history database, not '\(path)'; \(example)"))
+            return nil
+        }
+        return path.hasPrefix("/") || base.isEmpty ? path : Self.normalize((base as NSString).appendingPathComponent(path))
     }
 
     /// Collapses `.` and `dir/..` components: `rules/../data/x.csv` → `data/x.csv`.

@@ -7,6 +7,10 @@ public struct RulesSpec: Sendable {
     public var version: Int
     public var sources: [SourceSpec]
     public var entities: [EntitySpec]
+    /// `history:` resolved against the rules file's folder (relative to the current directory),
+    /// when the file names a history database.
+    public var history: String?
+    public var historyMark: ConfigMark?
 }
 
 /// One input: a path and its format options.

@@ -229,4 +229,13 @@ public enum CalendarMath {
         }
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC) of seconds since 1970: what `--as-of` and datetime values
+    /// read, and how the history records when a run started.
+    public static func isoDateTime(seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400)
+        let rest = Int(seconds - days * 86400)
+        func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+        return isoDate(days: Int(days)) + "T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))Z"
+    }
 }
