@@ -29,7 +29,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "FORMAT"))
     var format: String = "text"
 
-    @Flag(help: "Draw sparklines with ASCII characters (_.-:=+*#) instead of Unicode blocks.")
+    @Flag(help: "Draw sparklines with ASCII characters (_.-~=+*#) instead of Unicode blocks.")
     var ascii = false
 
     func validate() throws {

@@ -142,3 +142,78 @@ import Testing
         #expect(try rule(r, "Doc.author.immutable").violations == 1)
     }
 }
+
+@Suite struct DeleteRuleTests {
+    func run(_ rule: String) throws -> AuditReport {
+        let yaml = """
+            version: 1
+            sources:
+              docs: { path: docs.mem }
+              folders: { path: folders.mem }
+            entities:
+              Doc:
+                source: docs
+                key: [id]
+                attributes: { id: integer, folder: integer }
+                relationships:
+                  folder: { attribute: folder, references: Folder.id }
+              Folder:
+                source: folders
+                key: [id]
+                attributes: { id: integer }
+                relationships:
+                  docs: { from: Doc.folder, deleteRule: \(rule) }
+            """
+        let tables: [String: (fields: [String], rows: [[String?]])] = [
+            "folders-prev": (["id"], [["1"], ["2"], ["3"]]),
+            "folders": (["id"], [["1"]]),                                   // 2 and 3 deleted
+            "docs": (["id", "folder"], [["10", "1"], ["11", "2"], ["12", nil], ["13", "2"], ["14", "9"]]),
+        ]
+        let registry = ReaderRegistry([InMemoryReader.factory(tables: tables)])
+        let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats).parse(yaml, path: "rules.yml"))
+        var options = AuditOptions(jobs: 1, chunkSize: 2)
+        options.previousPaths = ["folders": "folders-prev.mem"]
+        return try AuditEngine(registry: registry, options: options).run(plan).report
+    }
+
+    @Test func nullifyAndCascadeFlagEachChildOfADeletedParent() throws {
+        for (rule, code) in [("nullify", 2042), ("cascade", 2043)] {
+            let r = try run(rule)
+            let outcome = try #require(r.rules.first { $0.id == "Folder.docs.deleteRule" })
+            // Docs 11 and 13 point at deleted folder 2; 14's folder 9 never existed (only the fk rule).
+            #expect(outcome.violations == 2 && outcome.code == code && outcome.entity == "Doc", "\(rule)")
+            #expect(outcome.evaluated == 4)                     // children with a reference
+            #expect(outcome.samples.map(\.key) == ["id=11", "id=13"])
+            #expect(r.rules.first { $0.id == "Doc.folder.fk" }?.violations == 3)
+        }
+        let cascade = try run("cascade")
+        #expect(cascade.rules.first { $0.id == "Folder.docs.deleteRule" }?.samples.first?.message
+            == "Doc id=11 references Folder 2, which was deleted; with deleteRule cascade, this record should have been deleted with it.")
+    }
+
+    @Test func denyCountsTheReferencesOfEachDeletedParent() throws {
+        let r = try run("deny")
+        let outcome = try #require(r.rules.first { $0.id == "Folder.docs.deleteRule" })
+        #expect(outcome.violations == 1 && outcome.evaluated == 2 && outcome.code == 1600)
+        #expect(outcome.samples.first?.key == "id=2" && outcome.samples.first?.value == "2")
+    }
+
+    @Test func aDeleteRuleOnTheReferencingSideIsARulesError() throws {
+        let yaml = """
+            version: 1
+            sources: { t: { path: t.mem } }
+            entities:
+              E:
+                key: [id]
+                attributes: { id: integer, parent: integer }
+                relationships:
+                  up: { attribute: parent, references: E.id, deleteRule: deny }
+            """
+        #expect(throws: AuditError.self) { try RulesFileParser(formats: ["memory"]).parse(yaml, path: "rules.yml") }
+        do {
+            _ = try RulesFileParser(formats: ["memory"]).parse(yaml.replacingOccurrences(of: "deleteRule: deny", with: "deleteRule: denyy"), path: "rules.yml")
+        } catch {
+            #expect("\(error)".contains("did you mean 'deny'?"))
+        }
+    }
+}

@@ -95,7 +95,7 @@ struct HistoryTests {
         ], "\(text)")
         let ascii = try assertExecute(["history", "audits.sqlite", "--rule", "P.name.minLength", "--last", "4", "--ascii"],
                                       in: scratch.url, exitCode: 0)
-        #expect(ascii.stdoutLines[3] == "P.name.minLength  ..-#   2 2 3 13  2       13      10   JUMPED", "\(ascii)")
+        #expect(ascii.stdoutLines[3] == "P.name.minLength  ---#   2 2 3 13  2       13      10   JUMPED", "\(ascii)")
     }
 
     @Test("history: in the rules file, relative to it; --history overrides; --no-history records nothing")

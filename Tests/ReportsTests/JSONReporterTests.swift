@@ -147,11 +147,11 @@ struct JSONReporterTests {
         let prints = try #require(document["fingerprints"] as? [String: [String]])
         #expect(prints.count == report.rules.count)
         for rule in report.rules {
-            let list = try #require(prints[rule.id])
+            let list = try #require(prints[rule.fingerprintKey])
             #expect(list.count == rule.violations, "\(rule.id)")
             #expect(list == list.sorted() && list.allSatisfy { Fingerprint.parse($0) != nil }, "\(rule.id)")
         }
-        let order = report.rules.map { "\"\($0.id)\": [" }.compactMap { text.range(of: $0)?.lowerBound }
+        let order = report.rules.map { "\"\($0.fingerprintKey)\": [" }.compactMap { text.range(of: $0)?.lowerBound }
         #expect(order.count == report.rules.count && order == order.sorted())
     }
 
