@@ -1,10 +1,11 @@
 import Testing
 @testable import Auditor
 
-/// The word-at-a-time date and date-time parsers against the byte-by-byte ones they replaced
-/// (``LegacyByteParsers``): the same accepted texts and the same values, on every calendar
-/// day of years chosen for their leap rules, on every time and offset boundary, and on
-/// hundreds of thousands of mutated and random strings.
+/// The fast parsers against the byte-by-byte ones they replaced (``LegacyByteParsers``): the
+/// same accepted texts and the same values (bit for bit for decimals). Dates and date-times
+/// on every calendar day of years chosen for their leap rules, on every time and offset
+/// boundary, and on hundreds of thousands of mutated and random strings; integers, decimals
+/// and scalar counts on random texts around the lengths where the fast paths end.
 @Suite("ByteParsers cross-check")
 struct ByteParsersCrossCheckTests {
     static func parse<R>(_ bytes: [UInt8], _ f: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -119,5 +120,69 @@ struct ByteParsersCrossCheckTests {
         }
         // Both sides of the line were exercised.
         #expect(accepted > 30_000 && accepted < 270_000, "\(accepted) accepted")
+    }
+
+    @Test func integersAndDecimalsAroundTheShortPathLengths() {
+        var random = SplitMix64(state: 19)
+        let alphabet = Array("0000123456789-.+e x".utf8) + [0x2F, 0x3A, 0xC3]
+        let seeds = ["0", "-0", "7", "-12", "54020.37", "-0.50", "0.00", "999999999999999999", "9223372036854775807",
+                     "-9223372036854775808", "18446744073709551616", "1234567890123456789.5", "0.0000000000000000001",
+                     "12345678901234567.89", "1.", ".5", "-", "", "00000000000000000001", "9999999999999999999"]
+        func agree(_ bytes: [UInt8]) -> String? {
+            let i = (Self.parse(bytes, ByteParsers.integer), Self.parse(bytes, LegacyByteParsers.integer))
+            if i.0 != i.1 { return "integer('\(String(decoding: bytes, as: UTF8.self))'): \(i.0) != \(i.1)" }
+            let d = (Self.parse(bytes, ByteParsers.decimal), Self.parse(bytes, LegacyByteParsers.decimal))
+            if d.0.valid != d.1.valid || d.0.value.bitPattern != d.1.value.bitPattern {
+                return "decimal('\(String(decoding: bytes, as: UTF8.self))'): \(d.0) != \(d.1)"
+            }
+            return nil
+        }
+        var accepted = 0
+        for round in 0 ..< 200_000 {
+            var bytes: [UInt8]
+            if round % 4 == 0 {
+                // Digit strings of every length 0-25, with an optional sign and point.
+                let length = Int.random(in: 0 ... 25, using: &random)
+                bytes = (0 ..< length).map { _ in UInt8(ascii: "0") + UInt8.random(in: 0 ... 9, using: &random) }
+                if length > 1, Bool.random(using: &random) { bytes[Int.random(in: 1 ..< length, using: &random)] = UInt8(ascii: ".") }
+                if Bool.random(using: &random) { bytes.insert(UInt8(ascii: "-"), at: 0) }
+            } else {
+                bytes = Array(seeds[Int.random(in: 0 ..< seeds.count, using: &random)].utf8)
+                for _ in 0 ..< Int.random(in: 0 ... 2, using: &random) {
+                    let b = alphabet[Int.random(in: 0 ..< alphabet.count, using: &random)]
+                    let i = Int.random(in: 0 ... bytes.count, using: &random)
+                    switch Int.random(in: 0 ..< 3, using: &random) {
+                    case 0: if i < bytes.count { bytes.remove(at: i) }
+                    case 1: bytes.insert(b, at: i)
+                    default: if i < bytes.count { bytes[i] = b }
+                    }
+                }
+            }
+            if Self.parse(bytes, LegacyByteParsers.decimal).valid { accepted += 1 }
+            if let problem = agree(bytes) {
+                Issue.record("\(problem)")
+                return
+            }
+        }
+        #expect(accepted > 50_000 && accepted < 190_000, "\(accepted) accepted")
+    }
+
+    @Test func scalarCountsOfEveryLengthAndAlignment() {
+        var random = SplitMix64(state: 23)
+        let pieces: [[UInt8]] = [[0x61], [0x7F], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x99, 0x82], [0x80], [0xBF], [0xFF], [0x40], [0x00]]
+        for _ in 0 ..< 50_000 {
+            var bytes = [UInt8]()
+            let target = Int.random(in: 0 ... 40, using: &random)
+            while bytes.count < target { bytes += pieces[Int.random(in: 0 ..< pieces.count, using: &random)] }
+            // Every suffix, so that the text starts at every alignment of the words.
+            let offset = Int.random(in: 0 ... min(7, bytes.count), using: &random)
+            let text = Array(bytes[offset...])
+            let (a, b) = (Self.parse(text, ByteParsers.scalarCount), Self.parse(text, LegacyByteParsers.scalarCount))
+            guard a == b else {
+                Issue.record("scalarCount(\(text)): \(a) != \(b)")
+                return
+            }
+        }
+        #expect(Self.parse(Array("Zoë Ångström-Łukasz 🙂".utf8), ByteParsers.scalarCount) == "Zoë Ångström-Łukasz 🙂".unicodeScalars.count)
     }
 }

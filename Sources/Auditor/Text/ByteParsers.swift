@@ -6,10 +6,31 @@ public enum ByteParsers {
     /// - Returns: `(true, value)` for a valid integer; `value` saturates to ±`Int64.max`
     ///   when the digits overflow (the text is still a valid integer). `(false, 0)` otherwise.
     /// - Complexity: O(n).
-    @inlinable
+    @inlinable @inline(__always)
     public static func integer(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Int64) {
-        var i = 0
         let n = p.count
+        // Up to 18 bytes hold at most 18 digits, which cannot overflow: no overflow checks.
+        if n <= 18, n > 0, let q = p.baseAddress {
+            let negative = q[0] == UInt8(ascii: "-")
+            var i = negative ? 1 : 0
+            if i == n { return (false, 0) }
+            var value: Int64 = 0
+            while i < n {
+                let d = q[i] &- 48
+                if d > 9 { return (false, 0) }
+                value = value &* 10 &+ Int64(d)
+                i &+= 1
+            }
+            return (true, negative ? -value : value)
+        }
+        return integerGeneral(p)
+    }
+
+    /// ``integer(_:)`` for every length, with overflow detection (the specification).
+    @usableFromInline @inline(never)
+    static func integerGeneral(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Int64) {
+        let n = p.count
+        var i = 0
         var negative = false
         if n > 0, p[0] == UInt8(ascii: "-") {
             negative = true
@@ -36,8 +57,16 @@ public enum ByteParsers {
     /// - Returns: `(true, value)` with the correctly rounded double for up to 15 significant
     ///   digits (Clinger's fast path), a close approximation beyond; `(false, 0)` otherwise.
     /// - Complexity: O(n).
-    @inlinable
+    @inlinable @inline(__always)
     public static func decimal(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
+        let n = p.count
+        if n <= 19, let q = p.baseAddress { return shortDecimal(q, n) }
+        return decimalGeneral(p)
+    }
+
+    /// ``decimal(_:)`` for every length, counting significant digits (the specification).
+    @usableFromInline @inline(never)
+    static func decimalGeneral(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
         let n = p.count
         var i = 0
         var negative = false
@@ -82,6 +111,41 @@ public enum ByteParsers {
         } else if exponent > 0 {
             value *= pow10(exponent)
         }
+        return (true, negative ? -value : value)
+    }
+
+    /// ``decimal(_:)`` for at most 19 bytes: at most 19 digits, so every digit is significant
+    /// and accumulated (none dropped, no wrap-around below 2^64), and the general path's digit
+    /// counting is not needed. Same value, same rounding.
+    @inlinable @inline(__always)
+    static func shortDecimal(_ q: UnsafePointer<UInt8>, _ n: Int) -> (valid: Bool, value: Double) {
+        let negative = n > 0 && q[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        let integerStart = i
+        var mantissa: UInt64 = 0
+        while i < n {
+            let d = q[i] &- 48
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i &+= 1
+        }
+        if i == integerStart { return (false, 0) }
+        var fraction = 0
+        if i < n {
+            guard q[i] == UInt8(ascii: ".") else { return (false, 0) }
+            i &+= 1
+            let start = i
+            while i < n {
+                let d = q[i] &- 48
+                if d > 9 { return (false, 0) }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            if i == start { return (false, 0) }
+            fraction = n &- start
+        }
+        var value = Double(mantissa)
+        if fraction > 0 { value /= pow10(fraction) }
         return (true, negative ? -value : value)
     }
 
@@ -257,11 +321,36 @@ public enum ByteParsers {
     }
 
     /// The number of Unicode scalars in valid UTF-8 (counts non-continuation bytes).
+    /// - Complexity: O(n/8): eight bytes per step; a text of 8 bytes or more ends with one
+    ///   overlapping word, shifted past the bytes already counted.
     @inlinable
     public static func scalarCount(_ p: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for b in p where b & 0xC0 != 0x80 { count += 1 }
-        return count
+        let n = p.count
+        guard let q = p.baseAddress else { return 0 }
+        if n < 8 {
+            var count = 0
+            for k in 0 ..< n where q[k] & 0xC0 != 0x80 { count &+= 1 }
+            return count
+        }
+        var continuations = 0
+        var i = 0
+        while i &+ 8 <= n {
+            continuations &+= continuationBytes(UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self).littleEndian)
+            i &+= 8
+        }
+        if i < n {
+            let counted = 8 &- (n &- i)   // low bytes of the last word that were counted above
+            let word = UnsafeRawPointer(q + n - 8).loadUnaligned(as: UInt64.self).littleEndian
+            continuations &+= continuationBytes(word >> UInt64(counted &* 8))
+        }
+        return n &- continuations
+    }
+
+    /// The bytes of `w` of the form `10xxxxxx` (bit 7 set, bit 6 clear).
+    @inlinable @inline(__always)
+    static func continuationBytes(_ w: UInt64) -> Int {
+        let flags = (w & ~(w << 1) & 0x8080_8080_8080_8080) >> 7   // 0 or 1 per byte
+        return Int(truncatingIfNeeded: (flags &* 0x0101_0101_0101_0101) >> 56)
     }
 }
 
