@@ -171,15 +171,24 @@ struct CSVScanner {
                     return .unexpectedAfterQuote(position: i)
                 }
             } else {
-                // Unquoted field: runs to the next delimiter or LF.
-                let fieldStart = i
-                i = nextBreak(base, end: end, next: &next, pending: &pending, seen: &seen)
-                if i < end, base[i] == delimiter {
+                // Unquoted fields: each runs to the next delimiter or LF. Consecutive unquoted
+                // fields stay in this loop; a full span buffer or a quote at a field start
+                // goes back to the outer one.
+                var fieldStart = i
+                var recordEnds = false
+                while true {
+                    i = nextBreak(base, end: end, next: &next, pending: &pending, seen: &seen)
+                    guard i < end, base[i] == delimiter else {
+                        recordEnds = true
+                        break
+                    }
                     out[count] = CSVFieldSpan(start: fieldStart, end: i, form: .unquoted)
                     count &+= 1
                     i &+= 1
-                    continue
+                    if count == capacity || (i < end && base[i] == quote) { break }
+                    fieldStart = i
                 }
+                if !recordEnds { continue }
                 guard i < end || atEOF else { return .incomplete(openQuote: nil) }
                 // A record end: LF, or the end of the file. Drop the CR of a CRLF.
                 var fieldEnd = i
