@@ -1,8 +1,8 @@
 import Testing
 @testable import Auditor
 
-/// How inputs are loaded: the text-only path and the fast date parsers against the
-/// classification and parsers of property rules.
+/// How inputs are loaded: the text-only path against the classification of property rules,
+/// and the date parsers against their byte-by-byte specification.
 @Suite("Expression input loading")
 struct ExpressionInputTests {
     static func parse<R>(_ s: String, _ f: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -11,8 +11,8 @@ struct ExpressionInputTests {
     }
 
     static func agree(_ s: String) -> Bool {
-        parse(s, TemporalText.date) == parse(s, ByteParsers.date)
-            && parse(s, TemporalText.datetime) == parse(s, ByteParsers.datetime)
+        parse(s, LegacyByteParsers.date) == parse(s, ByteParsers.date)
+            && parse(s, LegacyByteParsers.datetime) == parse(s, ByteParsers.datetime)
     }
 
     @Test func everyMonthAndDayOfSignificantYearsAgreesWithByteParsers() {
@@ -75,7 +75,7 @@ struct ExpressionInputTests {
             #expect(TemporalMath.civil(days) == CalendarMath.civil(fromDays: Int(days)))
         }
         for (y, m, d) in [(0, 1, 1), (0, 2, 29), (1970, 1, 1), (2000, 2, 29), (9999, 12, 31), (2024, 3, 1)] {
-            #expect(TemporalMath.days(year: y, month: m, day: d) == CalendarMath.daysFromCivil(year: y, month: m, day: d))
+            #expect(CalendarMath.daysFromCivil(nonNegativeYear: UInt32(y), month: UInt32(m), day: UInt32(d)) == CalendarMath.daysFromCivil(year: y, month: m, day: d))
         }
     }
 

@@ -59,6 +59,7 @@ enum KeyEncoder {
         let components = shape.attributes.compactMap { typed[$0] }
         guard components.count == shape.attributes.count, let first = components.first else { return out }
         let n = first.state.count
+        if shape.isSingleInteger, let integers = singleIntegers(first, n) { return integers }
         rows: for r in 0 ..< n {
             for c in components where c.state[r] != ChunkEvaluator.Classified.valid { continue rows }
             out.rows.append(Int32(r))
@@ -73,6 +74,43 @@ enum KeyEncoder {
             for (c, type) in zip(components, shape.types) { encode(c, r, type, chunk, bytes, &out.bytes) }
             out.ends.append(Int32(out.bytes.count))
         }
+        return out
+    }
+
+    /// The keys of a single integer attribute, one tight loop per array (no per-row appends),
+    /// or `nil` when a valid value saturated (beyond 64 bits: encoded as text by the general
+    /// loop). Equal to what the general loop builds.
+    private static func singleIntegers(_ column: TypedColumn, _ n: Int) -> KeyColumn? {
+        let valid = ChunkEvaluator.Classified.valid
+        guard column.state.count == n, column.ints.count >= n else { return nil }
+        var out = KeyColumn()
+        out.rows = column.state.withUnsafeBufferPointer { state in
+            [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+                var k = 0
+                for r in 0 ..< n where state[r] == valid {
+                    buffer[k] = Int32(truncatingIfNeeded: r)
+                    k &+= 1
+                }
+                count = k
+            }
+        }
+        let m = out.rows.count
+        var saturated = false
+        out.ints = column.ints.withUnsafeBufferPointer { ints in
+            out.rows.withUnsafeBufferPointer { rows in
+                [Int64](unsafeUninitializedCapacity: m) { buffer, count in
+                    for k in 0 ..< m {
+                        let v = ints[Int(rows[k])]
+                        if v == Int64.max || v == -Int64.max { saturated = true }
+                        buffer[k] = v
+                    }
+                    count = m
+                }
+            }
+        }
+        if saturated { return nil }
+        out.starts = [Int32](repeating: -1, count: m)
+        out.ends = out.starts
         return out
     }
 

@@ -52,9 +52,8 @@ enum ExpressionInputs {
     }
 
     /// A column holding only text and missing cells (CSV, XML, SQLite TEXT), in one pass with
-    /// the parsers `classify` applies to text: ``ByteParsers`` for numbers and booleans, and
-    /// ``TemporalText`` (equal to ``ByteParsers`` by test, several times faster) for dates and
-    /// date-times, which take most of an inter-property rule's time. `nil` for string columns
+    /// the parsers `classify` applies to text (``ByteParsers``; dates and date-times take most
+    /// of an inter-property rule's time). `nil` for string columns
     /// and when another storage class occurs; the caller then classifies as usual (rows already
     /// marked in `skipped` are rows that classification marks too, so stopping half-way is
     /// harmless).
@@ -85,11 +84,11 @@ enum ExpressionInputs {
             return ok ? BoolColumn(values: values) : nil
         case .date:
             var values = [Int32](repeating: DateColumn.null, count: n)
-            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { TemporalText.date($0) }
+            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { ByteParsers.date($0) }
             return ok ? DateColumn(values: values) : nil
         case .datetime:
             var values = [Int64](repeating: DatetimeColumn.null, count: n)
-            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { TemporalText.datetime($0) }
+            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { ByteParsers.datetime($0) }
             return ok ? DatetimeColumn(values: values) : nil
         }
     }

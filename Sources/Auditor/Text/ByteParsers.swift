@@ -6,10 +6,31 @@ public enum ByteParsers {
     /// - Returns: `(true, value)` for a valid integer; `value` saturates to ±`Int64.max`
     ///   when the digits overflow (the text is still a valid integer). `(false, 0)` otherwise.
     /// - Complexity: O(n).
-    @inlinable
+    @inlinable @inline(__always)
     public static func integer(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Int64) {
-        var i = 0
         let n = p.count
+        // Up to 18 bytes hold at most 18 digits, which cannot overflow: no overflow checks.
+        if n <= 18, n > 0, let q = p.baseAddress {
+            let negative = q[0] == UInt8(ascii: "-")
+            var i = negative ? 1 : 0
+            if i == n { return (false, 0) }
+            var value: Int64 = 0
+            while i < n {
+                let d = q[i] &- 48
+                if d > 9 { return (false, 0) }
+                value = value &* 10 &+ Int64(d)
+                i &+= 1
+            }
+            return (true, negative ? -value : value)
+        }
+        return integerGeneral(p)
+    }
+
+    /// ``integer(_:)`` for every length, with overflow detection (the specification).
+    @usableFromInline @inline(never)
+    static func integerGeneral(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Int64) {
+        let n = p.count
+        var i = 0
         var negative = false
         if n > 0, p[0] == UInt8(ascii: "-") {
             negative = true
@@ -36,8 +57,16 @@ public enum ByteParsers {
     /// - Returns: `(true, value)` with the correctly rounded double for up to 15 significant
     ///   digits (Clinger's fast path), a close approximation beyond; `(false, 0)` otherwise.
     /// - Complexity: O(n).
-    @inlinable
+    @inlinable @inline(__always)
     public static func decimal(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
+        let n = p.count
+        if n <= 19, let q = p.baseAddress { return shortDecimal(q, n) }
+        return decimalGeneral(p)
+    }
+
+    /// ``decimal(_:)`` for every length, counting significant digits (the specification).
+    @usableFromInline @inline(never)
+    static func decimalGeneral(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
         let n = p.count
         var i = 0
         var negative = false
@@ -85,6 +114,41 @@ public enum ByteParsers {
         return (true, negative ? -value : value)
     }
 
+    /// ``decimal(_:)`` for at most 19 bytes: at most 19 digits, so every digit is significant
+    /// and accumulated (none dropped, no wrap-around below 2^64), and the general path's digit
+    /// counting is not needed. Same value, same rounding.
+    @inlinable @inline(__always)
+    static func shortDecimal(_ q: UnsafePointer<UInt8>, _ n: Int) -> (valid: Bool, value: Double) {
+        let negative = n > 0 && q[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        let integerStart = i
+        var mantissa: UInt64 = 0
+        while i < n {
+            let d = q[i] &- 48
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i &+= 1
+        }
+        if i == integerStart { return (false, 0) }
+        var fraction = 0
+        if i < n {
+            guard q[i] == UInt8(ascii: ".") else { return (false, 0) }
+            i &+= 1
+            let start = i
+            while i < n {
+                let d = q[i] &- 48
+                if d > 9 { return (false, 0) }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            if i == start { return (false, 0) }
+            fraction = n &- start
+        }
+        var value = Double(mantissa)
+        if fraction > 0 { value /= pow10(fraction) }
+        return (true, negative ? -value : value)
+    }
+
     @usableFromInline
     static func pow10(_ e: Int) -> Double {
         var r = 1.0
@@ -108,28 +172,105 @@ public enum ByteParsers {
         return nil
     }
 
-    /// Parses `YYYY-MM-DD` as a real calendar date (proleptic Gregorian).
+    /// Parses `YYYY-MM-DD` as a real calendar date (proleptic Gregorian), years 0000–9999.
     /// - Returns: Days since 1970-01-01, or `nil`.
+    /// - Complexity: O(1): one unaligned 8-byte load checked as a word, no loop.
     @inlinable
     public static func date(_ p: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard p.count == 10 else { return nil }
-        return dateAt(p, 0)
-    }
-
-    @inlinable
-    static func dateAt(_ p: UnsafeBufferPointer<UInt8>, _ o: Int) -> Int32? {
-        guard p[o + 4] == 0x2D, p[o + 7] == 0x2D,
-              let y = digits(p, o, 4), let m = digits(p, o + 5, 2), let d = digits(p, o + 8, 2),
-              m >= 1, m <= 12, d >= 1, d <= CalendarMath.daysInMonth(year: y, month: m)
-        else { return nil }
-        return Int32(CalendarMath.daysFromCivil(year: y, month: m, day: d))
+        guard p.count == 10, let q = p.baseAddress else { return nil }
+        return date(at: q)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` with optional fractional seconds (`.123`), then `Z` or an
-    /// offset `±HH:MM`; a real date, hour ≤ 23, minute and second ≤ 59.
+    /// offset `±HH:MM`; a real date, hour ≤ 23, minute and second ≤ 59, offset hours ≤ 23 and
+    /// minutes ≤ 59.
     /// - Returns: Seconds since 1970-01-01T00:00:00Z (fraction truncated), or `nil`.
+    /// - Complexity: O(1) for the fixed-width forms `…SSZ` (20 bytes) and `…SS±hh:mm`
+    ///   (25 bytes), parsed as words; O(n) with a fraction (``datetimeGeneral(_:)``).
     @inlinable
     public static func datetime(_ p: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let n = p.count
+        guard let q = p.baseAddress, n == 20 || n == 25, q[10] == UInt8(ascii: "T") else {
+            return datetimeGeneral(p)
+        }
+        // Byte 19 decides the shape; anything else (a fraction '.', junk) takes the general path,
+        // which is the specification for every form.
+        let offset: Int64
+        if n == 20 {
+            guard q[19] == UInt8(ascii: "Z") else { return datetimeGeneral(p) }
+            offset = 0
+        } else {
+            let sign = q[19]
+            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return datetimeGeneral(p) }
+            let h0 = q[20] &- 48, h1 = q[21] &- 48, m0 = q[23] &- 48, m1 = q[24] &- 48
+            guard h0 <= 9, h1 <= 9, m0 <= 9, m1 <= 9, q[22] == 0x3A else { return nil }
+            let oh = Int64(h0) * 10 + Int64(h1), om = Int64(m0) * 10 + Int64(m1)
+            guard oh <= 23, om <= 59 else { return nil }
+            offset = sign == UInt8(ascii: "+") ? oh * 3600 + om * 60 : -(oh * 3600 + om * 60)
+        }
+        // "HH:MM:SS" as one little-endian word: digits in bytes 0, 1, 3, 4, 6, 7, ':' in 2 and 5.
+        let w = UnsafeRawPointer(q + 11).loadUnaligned(as: UInt64.self).littleEndian
+        guard w & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000, digitWord(w, mask: 0xFFFF_00FF_FF00_FFFF),
+              let days = date(at: q) else { return nil }
+        let pairs = twoDigitPairs(w)
+        let hour = pairs & 0xFF, minute = pairs >> 24 & 0xFF, second = pairs >> 48 & 0xFF
+        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let time = Int64(truncatingIfNeeded: hour &* 3600 &+ minute &* 60 &+ second)
+        return Int64(days) &* 86400 &+ time &- offset
+    }
+
+    /// `YYYY-MM-DD` at `q` (10 readable bytes) as a real calendar date.
+    @inlinable @inline(__always)
+    static func date(at q: UnsafePointer<UInt8>) -> Int32? {
+        // "YYYY-MM-" as one little-endian word: digits in bytes 0-3, 5, 6; '-' in 4 and 7.
+        let w = UnsafeRawPointer(q).loadUnaligned(as: UInt64.self).littleEndian
+        let d0 = q[8] &- 48, d1 = q[9] &- 48
+        guard w & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000, digitWord(w, mask: 0x00FF_FF00_FFFF_FFFF),
+              d0 <= 9, d1 <= 9 else { return nil }
+        let pairs = twoDigitPairs(w)
+        let year = UInt32(truncatingIfNeeded: pairs & 0xFF) &* 100 &+ UInt32(truncatingIfNeeded: pairs >> 16 & 0xFF)
+        let month = UInt32(truncatingIfNeeded: pairs >> 40 & 0xFF)
+        let day = UInt32(d0) &* 10 &+ UInt32(d1)
+        guard month &- 1 < 12, day &- 1 < 31 else { return nil }
+        // Month lengths without a table: bit m of 5546 is set for the 31-day months
+        // 1, 3, 5, 7, 8, 10, 12; February has 28 days and the leap day.
+        if day > 28 {
+            let length: UInt32
+            if month == 2 {
+                // A century year is a leap year when 400 divides it, i.e. when 16 does.
+                let leap = year % 100 == 0 ? year & 15 == 0 : year & 3 == 0
+                length = leap ? 29 : 28
+            } else {
+                length = 30 &+ ((5546 >> month) & 1)
+            }
+            guard day <= length else { return nil }
+        }
+        return Int32(truncatingIfNeeded: CalendarMath.daysFromCivil(nonNegativeYear: year, month: month, day: day))
+    }
+
+    /// The two-digit numbers of a word whose digit bytes were checked: byte k of the result is
+    /// `10 × digit(k) + digit(k + 1)` (bytes that pair a digit with a separator are garbage).
+    @inlinable @inline(__always)
+    static func twoDigitPairs(_ w: UInt64) -> UInt64 {
+        let v = w & 0x0F0F_0F0F_0F0F_0F0F   // every byte ≤ 15: no byte of 10v + (v >> 8) carries
+        return v &* 10 &+ (v >> 8)
+    }
+
+    /// Whether every byte of `w` selected by `mask` is an ASCII digit: its high nibble is 3,
+    /// and it stays below 0x40 when 6 is added. A byte outside `mask` can carry into its
+    /// neighbour only when it is ≥ 0xFA, i.e. not the separator every caller checks as well, so
+    /// a wrong answer here never turns a rejected text into an accepted one.
+    @inlinable @inline(__always)
+    static func digitWord(_ w: UInt64, mask: UInt64) -> Bool {
+        let high = 0xF0F0_F0F0_F0F0_F0F0 & mask
+        let three = 0x3030_3030_3030_3030 & mask
+        return w & high == three && (w &+ 0x0606_0606_0606_0606) & high == three
+    }
+
+    /// ``datetime(_:)`` for every length, byte by byte: the specification of the accepted
+    /// forms, used for fractions and for whatever the fixed-width paths do not recognise.
+    @usableFromInline
+    static func datetimeGeneral(_ p: UnsafeBufferPointer<UInt8>) -> Int64? {
         let n = p.count
         guard n >= 20, p[10] == UInt8(ascii: "T"), p[13] == 0x3A, p[16] == 0x3A,
               let days = dateAt(p, 0),
@@ -159,6 +300,15 @@ public enum ByteParsers {
         return Int64(days) * 86400 + Int64(hh * 3600 + mm * 60 + ss) - Int64(offset)
     }
 
+    @inlinable
+    static func dateAt(_ p: UnsafeBufferPointer<UInt8>, _ o: Int) -> Int32? {
+        guard p[o + 4] == 0x2D, p[o + 7] == 0x2D,
+              let y = digits(p, o, 4), let m = digits(p, o + 5, 2), let d = digits(p, o + 8, 2),
+              m >= 1, m <= 12, d >= 1, d <= CalendarMath.daysInMonth(year: y, month: m)
+        else { return nil }
+        return Int32(CalendarMath.daysFromCivil(year: y, month: m, day: d))
+    }
+
     @inlinable @inline(__always)
     static func digits(_ p: UnsafeBufferPointer<UInt8>, _ o: Int, _ count: Int) -> Int? {
         var v = 0
@@ -171,11 +321,36 @@ public enum ByteParsers {
     }
 
     /// The number of Unicode scalars in valid UTF-8 (counts non-continuation bytes).
+    /// - Complexity: O(n/8): eight bytes per step; a text of 8 bytes or more ends with one
+    ///   overlapping word, shifted past the bytes already counted.
     @inlinable
     public static func scalarCount(_ p: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for b in p where b & 0xC0 != 0x80 { count += 1 }
-        return count
+        let n = p.count
+        guard let q = p.baseAddress else { return 0 }
+        if n < 8 {
+            var count = 0
+            for k in 0 ..< n where q[k] & 0xC0 != 0x80 { count &+= 1 }
+            return count
+        }
+        var continuations = 0
+        var i = 0
+        while i &+ 8 <= n {
+            continuations &+= continuationBytes(UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self).littleEndian)
+            i &+= 8
+        }
+        if i < n {
+            let counted = 8 &- (n &- i)   // low bytes of the last word that were counted above
+            let word = UnsafeRawPointer(q + n - 8).loadUnaligned(as: UInt64.self).littleEndian
+            continuations &+= continuationBytes(word >> UInt64(counted &* 8))
+        }
+        return n &- continuations
+    }
+
+    /// The bytes of `w` of the form `10xxxxxx` (bit 7 set, bit 6 clear).
+    @inlinable @inline(__always)
+    static func continuationBytes(_ w: UInt64) -> Int {
+        let flags = (w & ~(w << 1) & 0x8080_8080_8080_8080) >> 7   // 0 or 1 per byte
+        return Int(truncatingIfNeeded: (flags &* 0x0101_0101_0101_0101) >> 56)
     }
 }
 
@@ -203,6 +378,20 @@ public enum CalendarMath {
         let doy = (153 * mp + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146097 + doe - 719468
+    }
+
+    /// ``daysFromCivil(year:month:day:)`` for a year 0…9999, month 1…12 and day 1…31, in
+    /// unsigned 32-bit arithmetic shifted by one 400-year era so nothing is negative (the
+    /// divisions become multiplications, and nothing can overflow).
+    @inlinable @inline(__always)
+    public static func daysFromCivil(nonNegativeYear year: UInt32, month: UInt32, day: UInt32) -> Int {
+        let y = year &+ 400 &- (month <= 2 ? 1 : 0)
+        let era = y / 400
+        let yoe = y &- era &* 400
+        let mp = month > 2 ? month &- 3 : month &+ 9
+        let doy = (153 &* mp &+ 2) / 5 &+ day &- 1
+        let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+        return Int(era &* 146097 &+ doe) - 719468 - 146097
     }
 
     /// The date of a day number (days since 1970-01-01).
