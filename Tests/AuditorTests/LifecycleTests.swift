@@ -186,6 +186,11 @@ import Testing
             #expect(outcome.samples.map(\.key) == ["id=11", "id=13"])
             #expect(r.rules.first { $0.id == "Doc.folder.fk" }?.violations == 3)
         }
+        // No rule reads deleted records again here: the index gives their count and samples.
+        let folders = try #require(try run("nullify").entities.first { $0.name == "Folder" }?.lifecycle)
+        #expect(folders.deleted == 2)
+        #expect(folders.samples.map { "\($0.kind.rawValue) \($0.key ?? "") \($0.location.description)" }
+            == ["deleted id=2 folders-prev.mem:3", "deleted id=3 folders-prev.mem:4"])
         let cascade = try run("cascade")
         #expect(cascade.rules.first { $0.id == "Folder.docs.deleteRule" }?.samples.first?.message
             == "Doc id=11 references Folder 2, which was deleted; with deleteRule cascade, this record should have been deleted with it.")

@@ -106,8 +106,16 @@ public struct AuditEngine: Sendable {
             if let acc = pass.accumulator, tables[ei] == nil, pass.summary.complete {
                 tables[ei] = acc.providedTables
             }
+            // Deleted records need a second read of the previous snapshot only for the rules that
+            // look at them (`on: [delete]`, deny); otherwise the index has what the report shows.
+            let rulesSeeDeleted = entity.checks.contains { $0.scope?.contains(.deleted) == true }
+                || entity.deleteRules.contains { $0.rule == .deny }
             if let snapshot, let acc = pass.accumulator, snapshot.index.complete, snapshot.index.deletedCount > 0,
-               pass.error == nil {
+               pass.error == nil, !rulesSeeDeleted {
+                acc.lifecycle?.addDeleted(from: snapshot.index, keyName: entity.key.count == 1 ? entity.key[0] : nil)
+            }
+            if let snapshot, let acc = pass.accumulator, snapshot.index.complete, snapshot.index.deletedCount > 0,
+               pass.error == nil, rulesSeeDeleted {
                 // The previous snapshot again: its deleted records, for `on: [delete]` rules and the report.
                 let deleted = try audit(plan, ei, context: PassContext(), prebuilt: nil, lifecycle: .deletePass(snapshot.index),
                                         path: snapshot.path)
@@ -250,6 +258,8 @@ public struct AuditEngine: Sendable {
         let lifecycle = LifecycleContext(mode: .first, entity: bound, changedOnly: false)
         guard let shape = lifecycle.keyShape else { return nil }
         let index = SnapshotIndex(attributeCount: entity.attributes.count, textAttributes: lifecycle.textAttributes)
+        index.locationStyle = opened.reader.locationStyle
+        index.displayPath = path
         let texts = lifecycle.textAttributes
         var failure = Pipeline.run(reader: opened.reader, chunkSize: options.chunkSize, jobs: options.jobs,
                                    evaluate: { (chunk: RecordChunk) -> IndexedChunk in

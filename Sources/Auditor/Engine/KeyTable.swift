@@ -38,6 +38,11 @@ public final class KeyTable: @unchecked Sendable {
         storage.insert(key, location: location)
     }
 
+    /// The integer key at a dense index; nil for a byte key.
+    public func integerKey(at index: Int) -> Int64? {
+        storage.hasByteKeys && storage.lengths[index] != KeyTableStorage.integerKey ? nil : storage.intKeys[index]
+    }
+
     /// The dense index of an integer key, or nil.
     public func index(of key: Int64) -> Int? {
         storage.index(of: key)

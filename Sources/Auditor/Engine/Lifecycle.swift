@@ -29,6 +29,11 @@ final class SnapshotIndex: @unchecked Sendable {
     var complete = true
     /// Keys and locations of deleted records, by dense index (set by the delete pass).
     var deleted: [Int: (key: String?, location: RecordLocation)] = [:]
+    /// Per dense index: the 1-based ordinal of the record in the previous snapshot.
+    private(set) var ordinals: [Int] = []
+    /// How the previous snapshot's records are located, for findings and samples.
+    var locationStyle = LocationStyle.ordinal
+    var displayPath = ""
 
     init(attributeCount: Int, textAttributes: [Int]) {
         self.attributeCount = attributeCount
@@ -44,9 +49,8 @@ final class SnapshotIndex: @unchecked Sendable {
     @inline(__always)
     func isDeleted(_ p: Int) -> Bool { complete && !seen[p] }
 
-    /// The previous hash of attribute `a` of dense index `p`.
-    @inline(__always)
-    func hash(_ p: Int, _ a: Int) -> UInt64 { hashes[p * attributeCount + a] }
+    /// Every hash, `attributeCount` per dense index.
+    var allHashes: [UInt64] { hashes }
 
     /// Adds a chunk of the previous snapshot (in chunk order).
     func merge(_ rows: SnapshotRows, chunk: RecordChunk) {
@@ -57,6 +61,7 @@ final class SnapshotIndex: @unchecked Sendable {
             guard table.insert(key, location: chunk.locations[Int(row)]).first == nil else { return }
             hashes.append(contentsOf: rows.hashes[k * attributeCount ..< (k + 1) * attributeCount])
             seen.append(false)
+            ordinals.append(chunk.firstRecord + Int(row) + 1)
             for a in textAttributes { texts[a]?.append(from: rows.texts[a], at: k) }
         }
     }
@@ -178,8 +183,9 @@ struct LifecycleContext: Sendable {
 
 enum Lifecycle {
     /// Keys and attribute hashes of a chunk's keyed rows.
+    /// - Parameter hashing: Also hash every attribute (the previous snapshot's index pass).
     static func rows(_ entity: BoundEntity, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
-                     keyShape: KeyShape, textAttributes: [Int] = [], excluded: [Bool]) -> SnapshotRows {
+                     keyShape: KeyShape, textAttributes: [Int] = [], excluded: [Bool], hashing: Bool = true) -> SnapshotRows {
         let n = chunk.count
         var typed = [Int: TypedColumn]()
         var state = [UInt8](repeating: 0, count: n)
@@ -192,10 +198,17 @@ enum Lifecycle {
         }
         var out = SnapshotRows()
         out.keys = KeyEncoder.column(keyShape, typed, chunk, bytes)
+        guard hashing else { return out }
         let count = entity.plan.attributes.count
-        out.hashes.reserveCapacity(out.keys.rows.count * count)
-        for row in out.keys.rows {
-            for a in 0 ..< count { out.hashes.append(hash(entity.cell(chunk, attribute: a, row: Int(row)), chunk, bytes)) }
+        let keyed = out.keys.rows
+        out.hashes = [UInt64](repeating: hash(.missing, chunk, bytes), count: keyed.count * count)
+        out.hashes.withUnsafeMutableBufferPointer { h in
+            // Column by column: one column's cells are contiguous.
+            for a in 0 ..< count where entity.columns[a] >= 0 {
+                chunk.columns[entity.columns[a]].withUnsafeBufferPointer { column in
+                    for (k, row) in keyed.enumerated() { h[k * count + a] = hash(column[Int(row)], chunk, bytes) }
+                }
+            }
         }
         for a in textAttributes {
             var arena = TextArena()
@@ -213,13 +226,33 @@ enum Lifecycle {
     }
 
     /// A value's hash: its text bytes, or the canonical text of a typed cell.
+    @inline(__always)
     static func hash(_ cell: Cell, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         if cell.tag == .missing { return 0x6D69_7373_696E_6721 }
-        return TextAccess.withText(cell, chunk, bytes) { t in
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            for b in t { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-            return KeyTable.hash(Int64(bitPattern: h))
+        if cell.tag == .text { return hash(UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])) }
+        return TextAccess.withText(cell, chunk, bytes) { hash($0) }
+    }
+
+    /// Eight bytes at a time, then the tail; mixed with the length.
+    @inline(__always)
+    static func hash(_ t: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(t.count)
+        guard let base = t.baseAddress else { return KeyTable.hash(Int64(bitPattern: h)) }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= t.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
         }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < t.count {
+            tail |= UInt64(t[i]) << shift
+            shift += 8
+            i += 1
+        }
+        return KeyTable.hash(Int64(bitPattern: (h ^ tail) &* 0x94D0_49BB_1331_11EB))
     }
 
     /// Classifies the rows of a chunk of the current snapshot (or, in the delete pass, of the
@@ -240,22 +273,41 @@ enum Lifecycle {
                 break
             }
             out.changed = [UInt64](repeating: 0, count: n * words)
-            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded).keys
+            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded, hashing: false).keys
+            var matched = [(row: Int, previous: Int)]()
             keys.forEach { row, key in
-                let r = Int(row)
                 guard let p = index.table.index(of: key) else { return }
-                out.previous[r] = Int32(p)
-                var any = false
-                for a in 0 ..< count where hash(entity.cell(chunk, attribute: a, row: r), chunk, bytes) != index.hash(p, a) {
-                    out.changed[r * words + a / 64] |= 1 << UInt64(a % 64)
-                    any = true
+                matched.append((Int(row), p))
+                out.previous[Int(row)] = Int32(p)
+            }
+            // Column by column against the previous hashes (a local copy of the array: no
+            // exclusivity check per access).
+            let previous = index.allHashes
+            let missing = hash(.missing, chunk, bytes)
+            previous.withUnsafeBufferPointer { old in
+                for a in 0 ..< count {
+                    let bit = UInt64(1) << UInt64(a % 64)
+                    let word = a / 64
+                    if entity.columns[a] < 0 {
+                        for (r, p) in matched where old[p * count + a] != missing { out.changed[r * words + word] |= bit }
+                        continue
+                    }
+                    chunk.columns[entity.columns[a]].withUnsafeBufferPointer { column in
+                        for (r, p) in matched where hash(column[r], chunk, bytes) != old[p * count + a] {
+                            out.changed[r * words + word] |= bit
+                        }
+                    }
                 }
+            }
+            for (r, _) in matched {
+                var any = false
+                for w in 0 ..< words where out.changed[r * words + w] != 0 { any = true }
                 out.classes[r] = (any ? LifecycleScope.updated : LifecycleScope.unchanged).rawValue
             }
         case .deletePass(let index):
             out.classes = [UInt8](repeating: 0, count: n)
             guard let shape = context.keyShape else { break }
-            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded).keys
+            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded, hashing: false).keys
             keys.forEach { row, key in
                 let r = Int(row)
                 // The first occurrence of a key stands for it (its location is the key's).
@@ -344,6 +396,27 @@ final class LifecycleTally {
                 samples.append(RecordChange(kind: kind, key: FindingBuilder.key(entity, chunk, r),
                                             location: FindingBuilder.location(entity, chunk, r), attributes: names))
             }
+        }
+    }
+
+    /// Deleted records from the index alone, when no rule needs them read again: their count,
+    /// and samples located by line or rowid (keyed when the key is a single integer).
+    func addDeleted(from index: SnapshotIndex, keyName: String?) {
+        counts[2] = index.deletedCount
+        var n = 0
+        for p in 0 ..< index.count where index.isDeleted(p) && n < maxSamples {
+            n += 1
+            let value = index.table.locations[p]
+            let ordinal = index.ordinals[p]
+            let location: RecordLocation
+            switch index.locationStyle {
+            case .line: location = RecordLocation(path: index.displayPath, line: Int(value), record: ordinal)
+            case .rowid(let table): location = RecordLocation(path: index.displayPath, table: table, rowid: value, record: ordinal)
+            case .ordinal: location = RecordLocation(path: index.displayPath, record: ordinal)
+            }
+            var key: String?
+            if let keyName, let v = index.table.integerKey(at: p) { key = "\(keyName)=\(v)" }
+            samples.append(RecordChange(kind: .deleted, key: key, location: location))
         }
     }
 
