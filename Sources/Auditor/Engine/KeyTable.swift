@@ -126,13 +126,20 @@ struct KeyTableStorage {
             offsets.append(0)
             lengths.append(Self.integerKey)
         } else {
-            while true {
-                let s = slots[i]
-                if s == 0 { break }
-                let k = Int(s - 1)
-                if intKeys[k] == key { return (k, locations[k]) }
-                i = (i + 1) & mask
+            // The integer-only probe, without bounds checks: a slot holds 0 or a dense index + 1
+            // below `intKeys.count`, and `i` stays within `mask`.
+            let found = slots.withUnsafeBufferPointer { s in
+                intKeys.withUnsafeBufferPointer { keys -> Int in
+                    while true {
+                        let slot = s[i]
+                        if slot == 0 { return -1 }
+                        let k = Int(slot &- 1)
+                        if keys[k] == key { return k }
+                        i = (i &+ 1) & mask
+                    }
+                }
             }
+            if found >= 0 { return (found, locations[found]) }
         }
         let index = locations.count
         intKeys.append(key)
@@ -209,12 +216,21 @@ struct KeyTableStorage {
         let size = slots.count * 2
         var fresh = [Int32](repeating: 0, count: size)
         let m = size - 1
-        for k in 0 ..< locations.count {
-            let isInteger = !hasByteKeys || lengths[k] == Self.integerKey
-            let h = isInteger ? KeyTable.hash(intKeys[k]) : UInt64(bitPattern: intKeys[k])
-            var i = Int(truncatingIfNeeded: h) & m
-            while fresh[i] != 0 { i = (i + 1) & m }
-            fresh[i] = Int32(k + 1)
+        let count = locations.count
+        let hasByteKeys = self.hasByteKeys
+        // Without bounds checks: `i` stays within `m`, `k` below `count` (every array's length).
+        fresh.withUnsafeMutableBufferPointer { f in
+            intKeys.withUnsafeBufferPointer { keys in
+                lengths.withUnsafeBufferPointer { lengths in
+                    for k in 0 ..< count {
+                        let isInteger = !hasByteKeys || lengths[k] == Self.integerKey
+                        let h = isInteger ? KeyTable.hash(keys[k]) : UInt64(bitPattern: keys[k])
+                        var i = Int(truncatingIfNeeded: h) & m
+                        while f[i] != 0 { i = (i &+ 1) & m }
+                        f[i] = Int32(truncatingIfNeeded: k &+ 1)
+                    }
+                }
+            }
         }
         slots = fresh
         mask = m
