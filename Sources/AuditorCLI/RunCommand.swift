@@ -61,7 +61,7 @@ struct RunCommand: ParsableCommand {
                                valueName: "FILE"))
     var baseline: String?
 
-    @Flag(help: "Fail only on rules with findings that are not in the baseline (needs --baseline).")
+    @Flag(help: "Fail only on rules with findings that are not in the baseline (--baseline, or the last run of --history).")
     var failOnNew = false
 
     @Option(help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
@@ -171,6 +171,7 @@ struct RunCommand: ParsableCommand {
             apply(loadedBaseline, to: &result.report)
             ProgressDisplay.clear(quiet: quiet)
             var report = result.report
+            report.failOnNew = failOnNew     // against --baseline, or the history's last run
             // An explicit --baseline is applied here, before the history step.
             let historyError = historySession?.finish(&report, rulesPath: rules, explicitBaseline: hasExplicitBaseline,
                                                       quiet: quiet, verbose: verbose > 0)

@@ -98,6 +98,21 @@ struct HistoryTests {
         #expect(ascii.stdoutLines[3] == "P.name.minLength  ---#   2 2 3 13  2       13      10   JUMPED", "\(ascii)")
     }
 
+    @Test("--fail-on-new against the history's last run: fails on night 2 (a new short name), passes on a repeat")
+    func failOnNewWithHistory() throws {
+        let scratch = try Scratch("history-gate")
+        defer { scratch.remove() }
+        try scratch.write("rules.yml", Fixture.rules(path: "people.csv"))
+        let gate = ["run", "rules.yml", "--history", "audits.sqlite", "--fail-on-new"]
+        try scratch.write("people.csv", Self.nights[0])
+        _ = try assertExecute(gate, in: scratch.url, exitCode: 1)         // first night: no baseline yet
+        try scratch.write("people.csv", Self.nights[1])
+        let second = try assertExecute(gate, in: scratch.url, exitCode: 1)
+        #expect(second.stdoutText.contains("--fail-on-new"), "\(second)")
+        let third = try assertExecute(gate, in: scratch.url, exitCode: 0)   // the same data again: nothing new
+        #expect(third.stdoutLines.contains { $0.hasPrefix("Result: passed (exit 0): no new findings") }, "\(third)")
+    }
+
     @Test("history: in the rules file, relative to it; --history overrides; --no-history records nothing")
     func rulesFileKey() throws {
         let scratch = try Scratch("history-key")
