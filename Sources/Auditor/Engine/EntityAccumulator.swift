@@ -32,6 +32,8 @@ final class EntityAccumulator {
     /// Receives every violating record when set; its first error is kept in ``sinkError``.
     let sink: (any FindingSink)?
     var sinkError: (any Error)?
+    /// The records the input probably holds (from its size), to size key tables once.
+    var expectedRecords: Int?
     /// Snapshot classification tallies, when the pass compares snapshots.
     var lifecycle: LifecycleTally?
     /// Rules with an `on:` scope (or under `--changed-only`): their evaluated count is the
@@ -111,7 +113,7 @@ final class EntityAccumulator {
         var firstSeen = [Int64: Int64]()       // (row << 32 | check) → first location
         if !ev.uniqueKeys.isEmpty {
             for (k, keys) in ev.uniqueKeys {
-                let table = uniqueTables[k] ?? KeyTable()
+                let table = uniqueTables[k] ?? KeyTable(capacity: expectedRecords ?? 1024)
                 uniqueTables[k] = table
                 let check = entity.plan.keyRules[k].check
                 keys.forEach { row, key in
