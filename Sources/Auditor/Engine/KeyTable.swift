@@ -127,8 +127,9 @@ struct KeyTableStorage {
     }
 
     mutating func reserve(_ capacity: Int) {
+        // The smallest power of two that holds `capacity` keys within the 0.7 load limit.
         var size = 16
-        while size < capacity * 2 { size <<= 1 }
+        while size * 7 < capacity * 10 { size <<= 1 }
         slots = Array(repeating: 0, count: size)
         mask = size - 1
     }
