@@ -179,6 +179,71 @@ struct JSONReporterTests {
         #expect(JSONWriter.quoted(input) == expected)
     }
 
+    @Test("htmlSafe escapes < > & and nothing else more")
+    func htmlSafeQuoting() {
+        #expect(JSONWriter.quoted("a<b>&c é", htmlSafe: true) == #""a\u003cb\u003e\u0026c é""#)
+        #expect(JSONWriter(htmlSafe: true, compact: true).write(.object(["<k>": .string("&")]))
+                == #"{"\u003ck\u003e":"\u0026"}"# + "\n")
+    }
+
+    @Test("integers: extremes and signs")
+    func integers() {
+        for n in [Int64.min, -1_000_000, -1, 0, 7, 10, 999, Int64.max] {
+            #expect(JSONWriter(compact: true).write(.integer(n)) == "\(n)\n")
+        }
+    }
+
+    /// The byte writer against the definition it replaced (scalar by scalar), on random text
+    /// mixing ASCII, escapes, C1 controls, bidi marks, BMP and astral scalars.
+    @Test("byte-level quoting equals the scalar-level definition on random text")
+    func quotingCrossCheck() {
+        let pool: [Unicode.Scalar] = ["a", "Z", " ", "~", "\"", "\\", "<", ">", "&", "\u{0}", "\u{8}", "\t",
+                                      "\n", "\u{B}", "\u{C}", "\r", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}",
+                                      "\u{9F}", "\u{A0}", "é", "\u{61C}", "\u{200E}", "\u{2028}", "\u{2029}",
+                                      "\u{202A}", "\u{2069}", "€", "\u{FEFF}", "\u{FFFD}", "🦄", "𝄞"]
+        var rng = SplitMix(seed: 42)
+        for _ in 0 ..< 2_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0 ..< Int(rng.next() % 24) { scalars.append(pool[Int(rng.next() % UInt64(pool.count))]) }
+            let text = String(scalars)
+            for htmlSafe in [false, true] {
+                #expect(JSONWriter.quoted(text, htmlSafe: htmlSafe) == Self.referenceQuoted(text, htmlSafe: htmlSafe))
+            }
+        }
+    }
+
+    private static func referenceQuoted(_ text: String, htmlSafe: Bool) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += #"\""#
+            case "\\": out += #"\\"#
+            case "\u{08}": out += #"\b"#
+            case "\t": out += #"\t"#
+            case "\n": out += #"\n"#
+            case "\u{0C}": out += #"\f"#
+            case "\r": out += #"\r"#
+            case "<" where htmlSafe, ">" where htmlSafe, "&" where htmlSafe, _ where TerminalText.needsEscape(scalar):
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test("decimals are fixed notation", arguments: [
         (0.0, "0.0"), (1.0, "1.0"), (0.5, "0.5"), (0.0005, "0.0005"), (1.0 / 3.0, "0.333333"),
         (1.0 / 3_000_000.0, "0.000000333333"), (1e-7, "0.0000001"), (1.234567891, "1.234568"),
