@@ -116,6 +116,7 @@ final class EntityAccumulator {
                 let table = uniqueTables[k] ?? KeyTable(capacity: expectedRecords ?? 1024)
                 uniqueTables[k] = table
                 let check = entity.plan.keyRules[k].check
+                keys.ints.withUnsafeBufferPointer { table.prefetch($0) }
                 keys.forEach { row, key in
                     if let first = table.insert(key, location: chunk.locations[Int(row)]).first {
                         hits.append(Hit(row: row, check: Int32(check)))
