@@ -317,7 +317,10 @@ public struct AuditEngine: Sendable {
         let factory = try factory(for: source, path: path)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
                                     options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs)
-        return (try factory.open(request), factory, display, path)
+        var reader = try factory.open(request)
+        // With several jobs, parsing goes on while this thread merges.
+        if options.jobs > 1, !reader.readsAhead { reader = ReadAheadReader(reader, depth: 2 * options.jobs) }
+        return (reader, factory, display, path)
     }
 
     /// Reads only the provided keys of an entity (for references to itself or in a cycle).

@@ -34,6 +34,10 @@ public protocol RecordReader: AnyObject {
     /// Every field the input has (CSV header, all columns of a table), when it can tell:
     /// `columns:` rules compare it with the declared attributes. Defaults to the schema.
     var availableFields: [String] { get }
+    /// Whether the reader already parses ahead of its caller on threads of its own. When it
+    /// does not (the default), an engine with several jobs calls it from a read-ahead thread,
+    /// one call at a time, so it must not depend on the thread that created it.
+    var readsAhead: Bool { get }
 
     /// Returns the next chunk of at most `maxRecords` records, or `nil` at the end.
     /// - Throws: ``AuditError`` when the input cannot be read further.
@@ -50,6 +54,7 @@ extension RecordReader {
     public var totalBytes: Int64? { nil }
     public var structuralRules: [StructuralRule] { [] }
     public var availableFields: [String] { schema.fields }
+    public var readsAhead: Bool { false }
     public func finish() throws {}
 }
 

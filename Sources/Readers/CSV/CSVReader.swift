@@ -212,6 +212,9 @@ public final class CSVReader: RecordReader {
         return chunk
     }
 
+    /// True with `parallelism > 1`: blocks are then parsed ahead on threads of their own.
+    public var readsAhead: Bool { parallelism > 1 }
+
     /// Closes the file.
     public func finish() throws {
         blocks?.waitUntilIdle()
