@@ -188,8 +188,9 @@ struct JSONWriter {
 
     /// `\u001b`: four lower-case hexadecimal digits (only called for BMP scalars).
     private static func hexEscape(_ value: UInt32, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(contentsOf: #"\u"#.utf8)
-        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int(value >> UInt32(shift) & 0xF)]) }
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(value >> UInt32(shift) & 0xF)]) }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
