@@ -3,7 +3,8 @@ import Testing
 
 /// Progress goes to stderr only when stderr is a terminal, and `-q` silences it. The terminal
 /// is a real pseudo-terminal from `script(1)` (util-linux, in every Debian); the first line is
-/// asked for at once (`AUDITOR_PROGRESS_AFTER=0`) so that a short run shows it.
+/// asked for at once (`AUDITOR_PROGRESS_AFTER=0`) so that a short run (the bundled example)
+/// shows it.
 @Suite("Progress on a terminal")
 struct ProgressTests {
     /// Everything the terminal showed while `auditor arguments` ran under `script`.
@@ -31,16 +32,14 @@ struct ProgressTests {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    static func arguments(_ extra: [String]) throws -> [String] {
-        let data = try GeneratedData.dataset()
+    static func arguments(_ extra: [String]) -> [String] {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString).json")
-        return ["run", "rules/people.yml", "--source", "people=\(data.appendingPathComponent("people.csv").path)",
-                "--format", "json", "--output", report.path] + extra
+        return ["run", "rules/people.yml", "--format", "json", "--output", report.path] + extra
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")), arguments: ["1", "2"])
     func aTerminalShowsRecordsRateAndTimeLeft(jobs: String) throws {
-        let run = try Self.onTerminal(try Self.arguments(["--jobs", jobs]))
+        let run = try Self.onTerminal(Self.arguments(["--jobs", jobs]))
         #expect(run.status == 1, "\(run.screen)")
         #expect(run.screen.contains("people: "), "\(run.screen)")
         #expect(run.screen.contains(" records, "), "\(run.screen)")
@@ -52,13 +51,13 @@ struct ProgressTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func quietShowsNothingOnATerminal() throws {
-        let run = try Self.onTerminal(try Self.arguments(["-q"]))
+        let run = try Self.onTerminal(Self.arguments(["-q"]))
         #expect(run.status == 1)
         #expect(run.screen.isEmpty, "\(run.screen)")
     }
 
     @Test func nothingWhenStderrIsNotATerminal() throws {
-        let run = try Auditor.run(try Self.arguments([]), environment: ["AUDITOR_PROGRESS_AFTER": "0"])
+        let run = try Auditor.run(Self.arguments([]), environment: ["AUDITOR_PROGRESS_AFTER": "0"])
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty, "\(run)")
     }
