@@ -8,8 +8,9 @@ order given, so load that drifts during the batch hits every configuration alike
 shared 2-core VM identical commands vary by up to 10 % between batches; only interleaved
 runs compare builds). Prints per configuration the median wall and CPU seconds, peak RSS,
 minor page faults and the --jobs 1 / --jobs 2 ratio (of medians and of the fastest
-rounds). Every report is checked against the workload's expected.json with
-check_report.py: a wrong count fails the batch (exit 1).
+rounds). Timing and the count check are run.py's own (measure, check_auditor_report):
+every report is checked against the workload's expected.json, and a wrong count fails
+the batch (exit 1).
 
 Example: a change against the build before it, and an allocator setting:
     python3 Benchmarks/ab.py base=/tmp/auditor-before new=.build/release/auditor \\
@@ -20,13 +21,11 @@ The workload is the one Benchmarks/run.py generates (bench-data/ by default).
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from run import AUDIT_OK, DEFAULT_SHARED, REPO, RULES, check_auditor_report, measure
 
 
 def parse_config(text):
@@ -48,18 +47,16 @@ def parse_config(text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("configs", nargs="+", type=parse_config, metavar="NAME=BINARY[@VAR=VALUE,...]")
-    parser.add_argument("--data", default=str(ROOT / "bench-data"), help="workload folder (default: bench-data/)")
+    parser.add_argument("--data", default=os.path.join(REPO, "bench-data"), help="workload folder (default: bench-data/)")
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--shared", default=os.environ.get("AUDITOR_BENCH_SHARED", str(ROOT.parent / "shared" / "bench")))
+    parser.add_argument("--shared", default=os.environ.get("AUDITOR_BENCH_SHARED", DEFAULT_SHARED))
     args = parser.parse_args()
 
     data = Path(args.data)
-    expected = data / "expected.json"
-    if not (data / "people.csv").exists() or not expected.exists():
+    if not (data / "people.csv").exists() or not (data / "expected.json").exists():
         sys.exit(f"ab: no workload in {data}: run Benchmarks/run.py (or gen.py) first, or pass --data")
-    check = Path(args.shared) / "check_report.py"
-    if not check.exists():
-        sys.exit(f"ab: {check} not found; pass --shared")
+    if not (Path(args.shared) / "check_report.py").exists():
+        sys.exit(f"ab: {args.shared}/check_report.py not found; pass --shared")
 
     out = Path(tempfile.mkdtemp(prefix="auditor-ab-"))
     samples = {}
@@ -67,34 +64,28 @@ def main():
         for name, binary, env in args.configs:
             for jobs in (1, 2):
                 report = out / f"{name}-{jobs}.json"
-                command = [binary, "run", str(ROOT / "rules/people.yml"),
-                           "--source", f"people={data / 'people.csv'}",
-                           "--source", f"departments={data / 'departments.csv'}",
-                           "--format", "json", "--output", str(report), "-q", "--jobs", str(jobs)]
-                started = time.perf_counter()
-                process = subprocess.Popen(command, env={**os.environ, **env})
-                _, status, usage = os.wait4(process.pid, 0)
-                wall = time.perf_counter() - started
-                code = os.waitstatus_to_exitcode(status)
-                if code not in (0, 1):
-                    sys.exit(f"ab: {name} --jobs {jobs} exited {code}")
-                samples.setdefault((name, jobs), []).append(
-                    (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, usage.ru_minflt))
+                m = measure([binary, "run", RULES,
+                             "--source", f"people={data / 'people.csv'}",
+                             "--source", f"departments={data / 'departments.csv'}",
+                             "--format", "json", "--output", str(report), "-q", "--jobs", str(jobs)],
+                            env={**os.environ, **env})
+                if m["status"] not in AUDIT_OK:
+                    sys.exit(f"ab: {name} --jobs {jobs} exited {m['status']}: {m['stderr'].strip()}")
+                samples.setdefault((name, jobs), []).append(m)
 
     wrong = False
     print(f"{args.rounds} interleaved rounds, {data / 'people.csv'}; medians (peak RSS: max)")
-    for name, _, env in args.configs:
+    for name, _, _ in args.configs:
         cells = []
         for jobs in (1, 2):
-            rows = samples[(name, jobs)]
-            cells.append((statistics.median(r[0] for r in rows), min(r[0] for r in rows),
-                          statistics.median(r[1] for r in rows), max(r[2] for r in rows),
-                          statistics.median(r[3] for r in rows)))
-            result = subprocess.run([sys.executable, str(check), str(expected), str(out / f"{name}-{jobs}.json")],
-                                    capture_output=True, text=True)
-            if result.returncode != 0 or "WRONG" in result.stdout:
+            runs = samples[(name, jobs)]
+            cells.append((statistics.median(m["wall"] for m in runs), min(m["wall"] for m in runs),
+                          statistics.median(m["cpu"] for m in runs), max(m["rss_kib"] for m in runs) / 1024,
+                          statistics.median(m["faults"] for m in runs)))
+            check = check_auditor_report(args.shared, str(data), str(out / f"{name}-{jobs}.json"), "csv")
+            if check["status"] != 0 or check["wrong"]:
                 wrong = True
-                print(f"  {name} --jobs {jobs}: WRONG counts\n{result.stdout}{result.stderr}")
+                print(f"  {name} --jobs {jobs}: WRONG counts: " + "; ".join(check["wrong"]))
         (w1, m1, c1, r1, f1), (w2, m2, c2, r2, f2) = cells
         print(f"  {name:10s} j1 {w1:.3f} s (cpu {c1:.3f}, {r1:.0f} MiB, {f1:.0f} faults)"
               f"  j2 {w2:.3f} s (cpu {c2:.3f}, {r2:.0f} MiB, {f2:.0f} faults)"

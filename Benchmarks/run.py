@@ -92,7 +92,7 @@ def uptime_line():
 
 
 def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
-    """Run argv as a direct child; return dict(wall, rss_kib, cpu, status, stderr).
+    """Run argv as a direct child; return dict(wall, rss_kib, cpu, faults, status, stderr).
     stdout may be a path (captured to that file) or DEVNULL."""
     out_f = open(stdout, "wb") if isinstance(stdout, str) else None
     os.makedirs(RESULTS, exist_ok=True)
@@ -124,7 +124,7 @@ def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
         except (OSError, ValueError, IndexError):
             pass
     return {"wall": wall, "rss_kib": rss, "cpu": ru.ru_utime + ru.ru_stime,
-            "status": p.returncode, "stderr": err}
+            "faults": ru.ru_minflt, "status": p.returncode, "stderr": err}
 
 
 def read_file_once(path):
