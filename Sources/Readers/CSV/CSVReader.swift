@@ -27,6 +27,8 @@ import Auditor
 /// - A framing error (the file ends inside a quoted field, a character follows a closing
 ///   quote) throws ``AuditError`` `.malformedInput` at `path:line:column`, where the column
 ///   counts characters from 1. The records before it are returned first.
+/// - A file replaced, truncated, appended to or rewritten while it is read throws
+///   `.transient` from ``finish()`` (or instead of the read error it caused).
 public final class CSVReader: RecordReader {
     /// The header's field names, or ``CSVOptions/columns``.
     public private(set) var schema: Schema

@@ -27,6 +27,10 @@ import Darwin
 /// refuses every load is installed the first time a reader opens (thread-safe, once). A
 /// reference to a DTD entity, a refused load, or any libxml2 error stops the reading with
 /// `.malformedInput` at `file:line[:column]`, after the chunks completed before it.
+///
+/// At the end, ``finish()`` checks that the file did not change while it was read
+/// (``FileChangeWatch``: `.transient`, exit 75), that the record path matched and that every
+/// field was found (`XMLReader+Shape.swift`: `.malformedInput`, exit 65).
 public final class XMLReader: RecordReader {
     public let schema: Schema
     public var locationStyle: LocationStyle { .line }
