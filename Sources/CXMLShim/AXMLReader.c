@@ -77,6 +77,13 @@ AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes)
         return NULL;
     }
     r->fd = fd;
+    r->file_stat.device = (uint64_t)st.st_dev;
+    r->file_stat.inode = (uint64_t)st.st_ino;
+    r->file_stat.size = (int64_t)st.st_size;
+    r->file_stat.modified_seconds = (int64_t)st.st_mtim.tv_sec;
+    r->file_stat.modified_nanoseconds = (int64_t)st.st_mtim.tv_nsec;
+    r->file_stat.regular = S_ISREG(st.st_mode) ? 1 : 0;
+    r->collecting_paths = 1;
     /* xmlReaderForIO reads the first bytes (encoding detection) and, when it fails, closes
      * the input through io_close. */
     AXMLReader *saved = axml_current;
@@ -112,6 +119,7 @@ void axml_free(AXMLReader *r) {
         if (field->has_fallback) free_step(&field->fallback);
     }
     axml_free_indexes(r);
+    axml_shape_free(r);
     free(r->record_steps);
     free(r->fields);
     free(r->record_prefix);

@@ -297,6 +297,7 @@ static int begin_record(AXMLReader *r, xmlNodePtr node, int depth) {
     memset(r->from_fallback, 0, nf);
     memset(r->field_match, 1, nf);
     r->lines[row] = axml_node_line(node);
+    axml_shape_record(r, node);
     r->in_record = 1;
     r->record_depth = depth;
     r->ncaptures = 0;
@@ -333,16 +334,20 @@ static void end_record(AXMLReader *r) {
 
 static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
     if (!r->in_record) {
+        int starts = 0;
         if (r->record_anywhere) {
-            return step_matches(&r->record_steps[0], node->name, node->ns) ? 1 : 0;
+            starts = step_matches(&r->record_steps[0], node->name, node->ns) ? 1 : 0;
+        } else if (depth < r->nrecord_steps) {
+            int ok = step_matches(&r->record_steps[depth], node->name, node->ns) &&
+                     (depth == 0 || r->record_prefix[depth - 1]);
+            r->record_prefix[depth] = (uint8_t)ok;
+            starts = ok && depth == r->nrecord_steps - 1;
         }
-        if (depth >= r->nrecord_steps) return 0;
-        int ok = step_matches(&r->record_steps[depth], node->name, node->ns) &&
-                 (depth == 0 || r->record_prefix[depth - 1]);
-        r->record_prefix[depth] = (uint8_t)ok;
-        return ok && depth == r->nrecord_steps - 1;
+        axml_shape_element(r, node, depth);
+        return starts;
     }
     int rd = depth - r->record_depth;
+    if (rd == 1) axml_shape_record_child(r, node);
     /* a child of a map being collected starts an entry keyed by its local name */
     for (int i = 0; i < r->ncaptures; i++) {
         Capture *c = &r->captures[i];

@@ -57,6 +57,16 @@ typedef struct {
     int *fields;
 } NameIndex;
 
+/* Distinct interned names in the order first met (at most AXML_MAX_NAMES), with a
+ * pointer-probed hash set beside them. */
+typedef struct {
+    const xmlChar **order;
+    int count, cap;
+    uint32_t mask;          /* slots - 1; 0 before the first insertion */
+    const xmlChar **slots;
+    int truncated;
+} NameSet;
+
 enum { CAP_CELL = 0, CAP_ITEM = 1, CAP_MAP = 2 };
 
 /* A value being collected: the text of an element (and its descendants) until it ends. */
@@ -121,6 +131,15 @@ struct AXMLReader {
     int walk_descends;
     int walk_depth;
 
+    /* the document's shape (AXMLShape.c) */
+    AXMLFileStat file_stat;
+    AXMLShape shape;
+    char **seen_paths;        /* shape.path_count strings */
+    uint64_t *seen_hashes;
+    int collecting_paths;     /* until the first record or AXML_MAX_SEEN_PATHS paths */
+    NameSet child_names;
+    NameSet attribute_names;
+
     /* the batch */
     AXMLBatch batch;
     AXMLCell *cells;
@@ -166,6 +185,12 @@ enum { AXML_EV_START = 0, AXML_EV_EMPTY = 1, AXML_EV_END = 2, AXML_EV_OTHER = 3 
 int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth);
 void axml_walk_begin(AXMLReader *r);
 int axml_walk_step(AXMLReader *r, xmlNodePtr *node, int *event, int *depth);
+
+/* AXMLShape.c: what the document looked like. */
+void axml_shape_element(AXMLReader *r, xmlNodePtr node, int depth);
+void axml_shape_record(AXMLReader *r, xmlNodePtr node);
+void axml_shape_record_child(AXMLReader *r, xmlNodePtr node);
+void axml_shape_free(AXMLReader *r);
 
 /* AXMLReader.c */
 int axml_grow(void **buffer, size_t element, int64_t *capacity, int64_t needed);

@@ -106,9 +106,10 @@ import Testing
         </people>
         """
         let path = try XMLTest.write(xml, in: dir)
-        // the DTD's default attribute is not applied: the DTD was never read
+        // the DTD's default attribute is not applied: the DTD was never read (no record has
+        // 'country', which is allowed here so that the records can be compared)
         try ReaderConformance.check(expected: [rec(4, "1", "Ann", nil)]) {
-            try XMLTest.reader(path, record: "person", fields: ["id", "name", "country"])
+            try XMLTest.reader(path, record: "person", fields: ["id", "name", "country"], missingFieldsAllowed: true)
         }
         let reader = try XMLTest.reader(path, record: "person", fields: ["id"])
         _ = XMLTest.readUntilError(reader)

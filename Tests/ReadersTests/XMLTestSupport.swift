@@ -26,9 +26,11 @@ enum XMLTest {
     }
 
     static func reader(_ path: String, record: String, fields: [String],
-                       map: [String: XMLFieldSpec] = [:], namespaces: [String: String] = [:]) throws -> XMLReader {
+                       map: [String: XMLFieldSpec] = [:], namespaces: [String: String] = [:],
+                       missingFieldsAllowed: Bool = false) throws -> XMLReader {
         try XMLReader(path: path, displayPath: "doc.xml", fields: fields,
-                      options: XMLReaderOptions(record: record, fields: map, namespaces: namespaces))
+                      options: XMLReaderOptions(record: record, fields: map, namespaces: namespaces),
+                      missingFieldsAllowed: missingFieldsAllowed)
     }
 
     /// Runs the conformance suite on a document and returns its records.

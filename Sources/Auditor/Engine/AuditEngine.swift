@@ -316,7 +316,8 @@ public struct AuditEngine: Sendable {
         let display = path
         let factory = try factory(for: source, path: path)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                    options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs)
+                                    options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs,
+                                    missingFieldsAllowed: entity.toleratesMissingColumns)
         var reader = try factory.open(request)
         // With several jobs, parsing goes on while this thread merges.
         if options.jobs > 1, !reader.readsAhead { reader = ReadAheadReader(reader, depth: 2 * options.jobs) }
@@ -418,7 +419,8 @@ public struct AuditEngine: Sendable {
             summary.error = e.description
             summary.errorStatus = e.code.exitStatus
         }
-        if path == nil { acc.finishTableRules(asOf: options.asOf) }
+        // After the read: a reader may learn its fields only by reading (XML).
+        if path == nil { acc.finishTableRules(asOf: options.asOf, inputFields: reader.availableFields) }
         summary.records = acc.recordsRead
         summary.seconds = (ContinuousClock.now - t0).seconds
         return EntityPass(accumulator: acc, summary: summary, error: error)

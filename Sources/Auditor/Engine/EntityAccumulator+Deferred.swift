@@ -59,7 +59,9 @@ extension EntityAccumulator {
     /// Evaluates the table rules after the pass.
     /// - Parameters:
     ///   - asOf: The reference instant for freshness, seconds since 1970.
-    func finishTableRules(asOf: Int64) {
+    ///   - inputFields: The input's fields as the reader knows them after the pass (default:
+    ///     those it knew when the entity was bound).
+    func finishTableRules(asOf: Int64, inputFields: [String]? = nil) {
         let here = RecordLocation(path: entity.displayPath, record: 0)
         for (t, rule) in entity.plan.tableRules.enumerated() {
             let slot = entity.plan.checks[rule.check].slot
@@ -74,7 +76,7 @@ extension EntityAccumulator {
                                 parameters: ["count": String(recordsRead)], ordinal: nil)
                 }
             case .columns(let required, let allowExtra):
-                let fields = entity.inputFields
+                let fields = inputFields ?? entity.inputFields
                 for c in required where !fields.contains(c) {
                     addDeferred(check: rule.check, location: here, key: nil, value: c,
                                 parameters: ["column": c, "problem": "The input has no column '\(c)'; it is required."],

@@ -18,8 +18,13 @@ final class ReadAheadReader: RecordReader {
     let locationStyle: LocationStyle
     let structuralRules: [StructuralRule]
     let totalBytes: Int64?
-    let availableFields: [String]
+    private let fieldsAtOpen: [String]
+    private var finished = false
     private(set) var bytesRead: Int64
+
+    /// The wrapped reader's, as of open until ``finish()`` (then as of the end: a reader
+    /// may learn its fields only by reading).
+    var availableFields: [String] { finished ? base.availableFields : fieldsAtOpen }
 
     private let base: any RecordReader
     private let channel: Channel
@@ -35,7 +40,7 @@ final class ReadAheadReader: RecordReader {
         locationStyle = base.locationStyle
         structuralRules = base.structuralRules
         totalBytes = base.totalBytes
-        availableFields = base.availableFields
+        fieldsAtOpen = base.availableFields
         bytesRead = base.bytesRead
         channel = Channel(depth: max(1, depth))
     }
@@ -68,6 +73,7 @@ final class ReadAheadReader: RecordReader {
     /// finishes the wrapped reader on this thread.
     func finish() throws {
         if started { channel.cancelAndWait() }
+        finished = true
         try base.finish()
     }
 

@@ -15,15 +15,20 @@ public struct ReaderRequest: Sendable {
     /// A reader may ignore it; one that uses it must deliver the same records, issues and
     /// errors for every value. Default 1.
     public var parallelism: Int
+    /// True when a `columns:` rule watches the entity's schema: a field of ``fields`` that the
+    /// input turns out not to have is then reported by that rule (through
+    /// ``RecordReader/availableFields``) rather than as an error by the reader. Default false.
+    public var missingFieldsAllowed: Bool
 
     public init(sourceName: String, path: String, displayPath: String, options: ConfigNode?,
-                fields: [String], parallelism: Int = 1) {
+                fields: [String], parallelism: Int = 1, missingFieldsAllowed: Bool = false) {
         self.sourceName = sourceName
         self.path = path
         self.displayPath = displayPath
         self.options = options
         self.fields = fields
         self.parallelism = max(1, parallelism)
+        self.missingFieldsAllowed = missingFieldsAllowed
     }
 }
 

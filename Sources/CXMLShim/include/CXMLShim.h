@@ -138,6 +138,42 @@ int64_t axml_refused_loads_total(void);
  * load `url`, as libxml2 would. Returns 1 when it refused (always), for tests. */
 int axml_probe_external_loader(const char *url);
 
+/* The file as fstat(2) saw it when axml_open opened it (regular = 0 for a FIFO or device),
+ * so that the caller can tell whether it changed while it was read. */
+typedef struct {
+    uint64_t device;
+    uint64_t inode;
+    int64_t size;
+    int64_t modified_seconds;
+    int64_t modified_nanoseconds;
+    int32_t regular;
+    int32_t reserved;
+} AXMLFileStat;
+const AXMLFileStat *axml_file_stat(const AXMLReader *reader);
+
+/* What the document looked like, to explain a record path that matched nothing and to list
+ * the "columns" of the records. Valid after any axml_read; complete once it returned END. */
+typedef struct {
+    int64_t records;           /* record elements begun so far */
+    int32_t parent_matched;    /* absolute record path: an element matched every step but the last */
+    int32_t parent_has_children; /* ...and such an element has a child element (not a record) */
+    int32_t root_has_children; /* the root element has at least one child element */
+    int32_t reserved;
+    int32_t path_count;        /* element paths seen before the first record (axml_seen_path) */
+    int32_t child_name_count;  /* distinct local names of the record elements' child elements */
+    int32_t attribute_name_count; /* distinct local names of the record elements' attributes */
+    int32_t names_truncated;   /* more distinct names than AXML_MAX_NAMES existed */
+} AXMLShape;
+enum { AXML_MAX_SEEN_PATHS = 64, AXML_MAX_NAMES = 1024 };
+const AXMLShape *axml_shape(const AXMLReader *reader);
+/* "/people/person": the i-th distinct element path (local names) in document order, among the
+ * elements met before the first record; NULL when out of range. */
+const char *axml_seen_path(const AXMLReader *reader, int32_t i);
+/* The i-th distinct child element / attribute local name of the record elements, in the order
+ * first met; NULL when out of range. */
+const char *axml_child_name(const AXMLReader *reader, int32_t i);
+const char *axml_attribute_name(const AXMLReader *reader, int32_t i);
+
 /* The libxml2 version this binary runs against, e.g. 20914. */
 int axml_runtime_version(void);
 

@@ -29,6 +29,11 @@ final class CSVInput {
     private(set) var atEOF = false
     /// The file offset of `base[0]`.
     private(set) var fileOffset: Int64 = 0
+    /// Bytes `read(2)` returned so far (the file's size once ``atEOF``, unless it changed).
+    private(set) var bytesFromFile: Int64 = 0
+    /// The file as opened, to tell at the end whether it changed while it was read (nil for
+    /// a FIFO or a device).
+    let watch: FileChangeWatch?
     private var descriptor: Int32
 
     /// Opens a file for reading.
@@ -56,6 +61,7 @@ final class CSVInput {
             throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(EISDIR))
         }
         totalBytes = kind == S_IFREG ? Int64(info.st_size) : nil
+        watch = kind == S_IFREG ? FileChangeWatch(path: path, displayPath: displayPath, opened: FileStamp(info)) : nil
         descriptor = fd
         self.capacity = max(capacity, 4)
         base = .allocate(capacity: self.capacity)
@@ -107,6 +113,7 @@ final class CSVInput {
             let n = read(descriptor, base + end, capacity - end)
             if n > 0 {
                 end += n
+                bytesFromFile += Int64(n)
                 return
             }
             if n == 0 {

@@ -27,6 +27,8 @@ import Auditor
 /// - A framing error (the file ends inside a quoted field, a character follows a closing
 ///   quote) throws ``AuditError`` `.malformedInput` at `path:line:column`, where the column
 ///   counts characters from 1. The records before it are returned first.
+/// - A file replaced, truncated, appended to or rewritten while it is read throws
+///   `.transient` from ``finish()`` (or instead of the read error it caused).
 public final class CSVReader: RecordReader {
     /// The header's field names, or ``CSVOptions/columns``.
     public private(set) var schema: Schema
@@ -64,6 +66,8 @@ public final class CSVReader: RecordReader {
     private let segmentBytes: Int
     /// The several-thread path, from the first ``nextChunk(maxRecords:)`` on when `parallelism > 1`.
     private var blocks: CSVBlockReader?
+    /// The error thrown once, as reported (a change of the file takes precedence).
+    private var reported: AuditError?
 
     /// Opens a CSV file and reads its header.
     ///
@@ -132,11 +136,25 @@ public final class CSVReader: RecordReader {
     ///   65,536 are returned per call).
     /// - Returns: A chunk of 1...`maxRecords` records, or `nil` at the end of the file.
     /// - Throws: ``AuditError`` `.malformedInput` for a framing error, `.io` when reading
-    ///   fails. When the error is found after some records of the chunk, those records are
-    ///   returned first and the error is thrown by the next call (and every call after it).
+    ///   fails, `.transient` instead when the file changed meanwhile (a truncation looks like
+    ///   a framing error). When the error is found after some records of the chunk, those
+    ///   records are returned first and the error is thrown by the next call (and every call
+    ///   after it).
     /// - Complexity: O(bytes of the records returned).
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
-        if parallelism > 1 { return try blockReader().nextChunk(maxRecords: maxRecords) }
+        if let reported { throw reported }
+        do {
+            if parallelism > 1 { return try blockReader().nextChunk(maxRecords: maxRecords) }
+            return try readChunk(maxRecords: maxRecords)
+        } catch let error as AuditError {
+            let shown = input.watch?.unlessChanged(error) ?? error
+            reported = shown
+            throw shown
+        }
+    }
+
+    /// The one-thread path of ``nextChunk(maxRecords:)``.
+    private func readChunk(maxRecords: Int) throws -> RecordChunk? {
         if let failure { throw failure }
         if finished { return nil }
         let limit = min(max(maxRecords, 1), CSVLimits.maxChunkRecords)
@@ -215,10 +233,13 @@ public final class CSVReader: RecordReader {
     /// True with `parallelism > 1`: blocks are then parsed ahead on threads of their own.
     public var readsAhead: Bool { parallelism > 1 }
 
-    /// Closes the file.
+    /// Closes the file, then checks that it did not change while it was read.
+    /// - Throws: ``AuditError`` `.transient` when the file was replaced, truncated, appended
+    ///   to or rewritten since it was opened (``FileChangeWatch``).
     public func finish() throws {
         blocks?.waitUntilIdle()
         input.closeDescriptor()
+        try input.watch?.check(bytesRead: input.atEOF ? input.bytesFromFile : nil)
     }
 
     /// The several-thread path, created on first use (it takes over `input` from `position`).

@@ -135,31 +135,6 @@ struct SQLiteDatabaseFile {
 
     // MARK: - Fingerprint
 
-    /// What `stat` says about one file (all zero when it does not exist).
-    struct FileStamp: Equatable {
-        var exists = false
-        var device: UInt64 = 0
-        var inode: UInt64 = 0
-        var size: Int64 = 0
-        var modifiedSeconds: Int = 0
-        var modifiedNanoseconds: Int = 0
-
-        init(path: String) {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return }
-            exists = true
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            modifiedSeconds = Int(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
-        }
-
-        var summary: String {
-            exists ? "\(size) bytes, inode \(inode), modified \(modifiedSeconds).\(modifiedNanoseconds)" : "absent"
-        }
-    }
-
     /// The database and its sidecars at one moment: size, mtime and inode of each, plus a
     /// hash of the database's first page (which holds the file change counter).
     struct Fingerprint: Equatable {

@@ -27,6 +27,10 @@ import Darwin
 /// refuses every load is installed the first time a reader opens (thread-safe, once). A
 /// reference to a DTD entity, a refused load, or any libxml2 error stops the reading with
 /// `.malformedInput` at `file:line[:column]`, after the chunks completed before it.
+///
+/// At the end, ``finish()`` checks that the file did not change while it was read
+/// (``FileChangeWatch``: `.transient`, exit 75), that the record path matched and that every
+/// field was found (`XMLReader+Shape.swift`: `.malformedInput`, exit 65).
 public final class XMLReader: RecordReader {
     public let schema: Schema
     public var locationStyle: LocationStyle { .line }
@@ -47,10 +51,21 @@ public final class XMLReader: RecordReader {
         summary: "a single-valued field occurs at most once per record",
         message: "field '{field}' occurs {count} times in the record; the first one was used (map it with 'as: list' to read them all)")
 
-    private let handle: OpaquePointer
-    private let displayPath: String
+    let handle: OpaquePointer
+    let displayPath: String
+    /// The `record:` path as the rules file wrote it, and parsed.
+    let recordText: String
+    let recordPath: XMLRecordPath
+    /// Per field: its path as the rules file wrote it (nil: the default mapping).
+    let fieldPaths: [String?]
+    /// Whether a field that no record has is allowed (a `columns:` rule reports it instead).
+    let missingFieldsAllowed: Bool
+    /// Per field: whether some record so far had a value for it.
+    var fieldSeen: [Bool]
+    /// The file as opened (nil for a FIFO or a device).
+    let watch: FileChangeWatch?
     private var nextRecord = 0
-    private var ended = false
+    var ended = false
     private var failure: AuditError?
 
     /// Opens an XML document.
@@ -59,9 +74,13 @@ public final class XMLReader: RecordReader {
     ///   - displayPath: The path as error locations show it (defaults to `path`).
     ///   - fields: The schema: the fields to produce, in this order.
     ///   - options: The record element and the field mappings.
+    ///   - missingFieldsAllowed: When false (the default), ``finish()`` throws for a field
+    ///     that no record has; when true (a `columns:` rule watches the schema) the field is
+    ///     left out of ``availableFields`` instead.
     /// - Throws: ``AuditError``: `.missingInput` when the file cannot be opened, `.invalidRules`
     ///   when a path in `options` is invalid.
-    public init(path: String, displayPath: String? = nil, fields: [String], options: XMLReaderOptions) throws {
+    public init(path: String, displayPath: String? = nil, fields: [String], options: XMLReaderOptions,
+                missingFieldsAllowed: Bool = false) throws {
         let display = displayPath ?? path
         let record: XMLRecordPath
         var mappings = [(name: String, kind: XMLFieldSpec.Kind, path: XMLFieldPath?)]()
@@ -101,6 +120,17 @@ public final class XMLReader: RecordReader {
         self.displayPath = display
         self.schema = Schema(fields: fields)
         self.totalBytes = size >= 0 ? size : nil
+        self.recordText = XMLPathSyntax.trim(options.record)
+        self.recordPath = record
+        self.fieldPaths = fields.map { options.fields[$0]?.path }
+        self.missingFieldsAllowed = missingFieldsAllowed
+        self.fieldSeen = [Bool](repeating: false, count: fields.count)
+        let opened = axml_file_stat(handle).pointee
+        self.watch = opened.regular == 0 ? nil : FileChangeWatch(
+            path: path, displayPath: display,
+            opened: FileStamp(device: opened.device, inode: opened.inode, size: opened.size,
+                              modifiedSeconds: Int(opened.modified_seconds),
+                              modifiedNanoseconds: Int(opened.modified_nanoseconds)))
 
         var ok = true
         switch record {
@@ -157,7 +187,7 @@ public final class XMLReader: RecordReader {
         case Int32(AXML_STATUS_END):
             ended = true
         default:
-            let error = makeError()
+            let error = watch?.unlessChanged(makeError()) ?? makeError()
             failure = error
             if chunk == nil { throw error }
         }
@@ -206,6 +236,7 @@ public final class XMLReader: RecordReader {
                 }
                 initialized = count
             }
+            if !fieldSeen[field] { fieldSeen[field] = column.contains { $0.tag != .missing } }
             columns.append(column)
         }
         let locations = Array(UnsafeBufferPointer(start: batch.lines!, count: count))
@@ -306,6 +337,7 @@ extension XMLReader {
                 throw AuditError.invalidRules(decoded.diagnostics)
             }
             return try XMLReader(path: request.path, displayPath: request.displayPath,
-                                 fields: request.fields, options: options)
+                                 fields: request.fields, options: options,
+                                 missingFieldsAllowed: request.missingFieldsAllowed)
         })
 }
