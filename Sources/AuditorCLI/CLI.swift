@@ -17,6 +17,16 @@ enum CLI {
                 if let f = registry.factory(format: format) { d += f.validateOptions(node) }
             }
         }
+        // List and map constraints need list and map fields (split:, XML as: list|map). Every
+        // option block of the source counts: one source may be read as CSV or XML (--source).
+        d += RuleCompiler.collectionDiagnostics(spec) { source in
+            var shapes = [String: FieldShape]()
+            for (format, node) in source.options {
+                guard let factory = registry.factory(format: format) else { continue }
+                shapes.merge(factory.fieldShapes(node)) { first, _ in first }
+            }
+            return shapes
+        }
         let plan: AuditPlan
         do {
             plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)

@@ -163,7 +163,8 @@ extension HTMLReporter.Page {
                 let failing = record.findings.contains { f in ruleIndex[f.ruleID].map { fails(report.rules[$0]) } ?? false }
                 out += "<tr data-record=\"\(k)\" data-failing=\"\(failing ? 1 : 0)\">"
                     + "<td class=\"loc mono\">\(HTMLText.escaped(record.location.description))</td>"
-                    + "<td class=\"key mono\">\(HTMLText.escaped(record.key ?? ""))</td><td><ul class=\"findings\">"
+                    + "<td class=\"key mono\">\(HTMLText.escaped(record.key ?? ""))</td>"
+                    + "<td><span class=\"meta\">code \(record.code)</span><ul class=\"findings\">"
                 for f in record.findings {
                     // The value only when the message does not already quote it (as in the text report).
                     let value = f.value.flatMap { v in f.message.contains("'\(v)'") ? nil : v }

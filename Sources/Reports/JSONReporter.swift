@@ -15,7 +15,10 @@ import Auditor
 public struct JSONReporter: Reporter {
     /// The version of `schemas/report.schema.json` this reporter writes.
     ///
-    /// 1.2 adds, and only adds, finding `fingerprint` and `new`, rule `baseline` and `trend`,
+    /// 1.3 adds, and only adds, rule `codes` (every code of the rule, `code` first) and record
+    /// `code` (1560 for a record with several findings, else its finding's code).
+    ///
+    /// 1.2 added, and only added, finding `fingerprint` and `new`, rule `baseline` and `trend`,
     /// summary `failOnNew`, and top-level `historyRun`, `baseline` and `fingerprints` (each
     /// `null` when the run had no fingerprints, baseline or history).
     ///
@@ -25,7 +28,7 @@ public struct JSONReporter: Reporter {
     /// reject the new keys, so the number must change). Kept here, next to the writer, rather
     /// than read from ``AuditReport/schemaVersion`` so that the schema, this writer and their
     /// tests move together.
-    public static let schemaVersion = "1.2"
+    public static let schemaVersion = "1.3"
 
     /// Always `json`.
     public var format: String { "json" }
@@ -134,6 +137,7 @@ public struct JSONReporter: Reporter {
             "kind": .string(rule.kind),
             "severity": .string(rule.severity.rawValue),
             "code": .integer(rule.code),
+            "codes": .array(rule.codes.map { .integer($0) }),
             "summary": .string(rule.summary),
             "status": .string(rule.status.rawValue),
             "evaluated": .integer(rule.evaluated),
@@ -212,6 +216,7 @@ public struct JSONReporter: Reporter {
             "entity": .string(record.entity),
             "location": location(record.location),
             "key": .string(record.key),
+            "code": .integer(record.code),
             "findings": .array(record.findings.map(finding)),
         ])
     }

@@ -29,13 +29,14 @@ extension TextReporter.Renderer {
         return lines
     }
 
-    /// `  people.csv:77 [id=76]: Person, 2 findings: person.email.pattern (error), person.age.type (warning)`;
-    /// `(error, new)` for a finding the baseline lacks.
+    /// `  people.csv:77 [id=76]: Person, 2 findings, code 1560: person.email.pattern (error), person.age.type (warning)`;
+    /// `(error, new)` for a finding the baseline lacks. The group's code is 1560 for several
+    /// findings, else its one finding's code.
     private func recordLines(_ record: RecordFindings) -> [String] {
         let key = record.key.map { " [\(TerminalText.escaped($0))]" } ?? ""
         let head = "  \(TerminalText.escaped(record.location.description))\(key): "
             + "\(style.apply(.bold, TerminalText.escaped(record.entity))), "
-            + Plural.count(record.findings.count, "finding")
+            + Plural.count(record.findings.count, "finding") + ", code \(record.code)"
         if verbose {
             return [head] + record.findings.map { finding in
                 "    \(style.severity(finding.severity, finding.severity.rawValue)): "

@@ -57,8 +57,10 @@ import Testing
     @Test(arguments: [(1, 1), (2, 2), (2, 4096)])
     func referencesSelfReferencesAndCardinality(jobs: Int, chunk: Int) throws {
         let r = try audit(company, tables: ["departments": departments, "people": people], jobs: jobs, chunkSize: chunk)
+        // The shorthand `integer` attributes are type rules too (issue 13 §1), all passed.
         #expect(r.counts == ["Person.dept.fk": 1, "person.manager.fk": 1,
-                             "Department.employees.minCount": 2, "Department.employees.maxCount": 1])
+                             "Department.employees.minCount": 2, "Department.employees.maxCount": 1,
+                             "Person.id.type": 0, "Person.dept.type": 0, "Person.manager.type": 0, "Department.id.type": 0])
         let fk = try #require(r.report.rules.first { $0.id == "Person.dept.fk" }?.samples.first)
         #expect(fk.message == "dept '9' does not reference an existing Department: no Department.id has this value.")
         #expect(fk.location.line == 5)

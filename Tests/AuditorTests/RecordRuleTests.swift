@@ -38,7 +38,11 @@ import Testing
     @Test(arguments: [1, 2])
     func countsSkipsAndMessages(jobs: Int) throws {
         let r = try audit(yaml, fields: fields, rows: rows, jobs: jobs, chunkSize: 2)
-        #expect(r.counts == ["person.licence_age": 1, "person.age.consistent": 1, "person.rules.3": 1])
+        // The shorthand types are type rules (issue 13 §1): 'x' is a type finding, and the record
+        // rules still skip the record (counted as skipped).
+        #expect(r.counts == ["person.licence_age": 1, "person.age.consistent": 1, "person.rules.3": 1,
+                             "person.id.type": 0, "person.age.type": 1, "person.has_licence.type": 0,
+                             "person.birthday.type": 0, "person.created_at.type": 0])
         let rules = Dictionary(uniqueKeysWithValues: r.report.rules.map { ($0.id, $0) })
         let licence = try #require(rules["person.licence_age"])
         #expect(licence.samples.first?.message == "Person 1 is 12 and too young to hold a driving licence.")

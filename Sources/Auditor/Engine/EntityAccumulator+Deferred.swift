@@ -14,7 +14,7 @@ extension EntityAccumulator {
             parameters[p] ?? (p == "entity" ? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
                 ?? check.parameters[p]
         }
-        var finding = Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: entity.plan.name,
+        var finding = Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: entity.plan.name,
                               attribute: check.attribute.map { entity.plan.attributes[$0].name }, location: location,
                               key: key, value: value, message: message)
         stamp(&finding, slot: check.slot)

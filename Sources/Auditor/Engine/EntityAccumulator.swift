@@ -194,12 +194,22 @@ final class EntityAccumulator {
         if sinkError == nil { sinkError = other.sinkError }
     }
 
+    /// The distinct codes of a rule's checks, in check order; the rule's own code first.
+    func codes(slot: Int) -> [Int] {
+        var out = [entity.plan.rules[slot].code]
+        for c in entity.plan.checks where c.slot == slot {
+            if let code = c.code, !out.contains(code) { out.append(code) }
+        }
+        return out
+    }
+
     /// The rule outcomes in report order.
     func outcomes() -> [RuleOutcome] {
         entity.plan.rules.enumerated().map { slot, r in
             let structural = r.kinds == ["structure"]
             return RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
+                               codes: codes(slot: slot),
                                summary: r.summaries.joined(separator: " and "),
                                evaluated: evaluatedOverride[slot] ?? (structural ? recordsRead : recordsRead - excluded),
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
@@ -294,7 +304,7 @@ enum FindingBuilder {
             default: return check.parameters[p]
             }
         }
-        return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name,
+        return Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: e.plan.name,
                        attribute: attr?.name, location: loc, key: key, value: value, message: message)
     }
 
@@ -319,7 +329,7 @@ enum FindingBuilder {
             if let a = e.plan.attributes.firstIndex(where: { $0.name == p }) { return text(a) ?? "null" }
             return check.parameters[p]
         }
-        return Finding(ruleID: rule.id, code: rule.code, severity: rule.severity, entity: e.plan.name, attribute: nil,
+        return Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: e.plan.name, attribute: nil,
                        location: location, key: key, value: values, message: message)
     }
 }

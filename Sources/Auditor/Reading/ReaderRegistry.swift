@@ -43,6 +43,9 @@ public struct ReaderFactory: Sendable {
     /// The fields an input will have when its options alone tell (a CSV with `columns:`),
     /// so that `auditor check` can validate attribute names without reading data.
     public var declaredFields: @Sendable (ConfigNode?) -> [String]?
+    /// The fields that the options make lists or maps (XML `as: list|map`), so that
+    /// `auditor check` can refuse list and map constraints on single values; others are scalars.
+    public var fieldShapes: @Sendable (ConfigNode?) -> [String: FieldShape]
     /// Opens a reader.
     /// - Throws: ``AuditError`` (`.missingInput`, `.malformedInput`, `.invalidRules` for bad options).
     public var open: @Sendable (ReaderRequest) throws -> any RecordReader
@@ -50,8 +53,10 @@ public struct ReaderFactory: Sendable {
     public init(format: String, extensions: [String],
                 validateOptions: @escaping @Sendable (ConfigNode) -> [Diagnostic] = { _ in [] },
                 declaredFields: @escaping @Sendable (ConfigNode?) -> [String]? = { _ in nil },
+                fieldShapes: @escaping @Sendable (ConfigNode?) -> [String: FieldShape] = { _ in [:] },
                 open: @escaping @Sendable (ReaderRequest) throws -> any RecordReader) {
         self.format = format
+        self.fieldShapes = fieldShapes
         self.declaredFields = declaredFields
         self.extensions = extensions
         self.validateOptions = validateOptions

@@ -137,7 +137,11 @@ public struct RuleOutcome: Sendable, Equatable {
     /// (`minLength+maxLength` when several constraints share the id).
     public var kind: String
     public var severity: Severity
+    /// The primary code: the first constraint's (kept for readers of one code).
     public var code: Int
+    /// Every code the rule's findings can carry, ``code`` first: one per constraint sharing the
+    /// id (`person.name.length`: 1670 for `minLength`, 1660 for `maxLength`).
+    public var codes: [Int]
     /// What the rule requires, in words: "name has at least 3 characters".
     public var summary: String
     /// Records the rule was evaluated on (the entity's records, minus excluded ones).
@@ -158,7 +162,7 @@ public struct RuleOutcome: Sendable, Equatable {
     public var trend: RuleTrend?
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
-                severity: Severity, code: Int, summary: String, evaluated: Int, violations: Int,
+                severity: Severity, code: Int, codes: [Int]? = nil, summary: String, evaluated: Int, violations: Int,
                 samples: [Finding], threshold: Threshold = Threshold(), skipped: Int = 0, definedAt: String? = nil) {
         self.id = id
         self.entity = entity
@@ -167,6 +171,7 @@ public struct RuleOutcome: Sendable, Equatable {
         self.kind = kind
         self.severity = severity
         self.code = code
+        self.codes = codes ?? [code]
         self.summary = summary
         self.evaluated = evaluated
         self.violations = violations
@@ -220,6 +225,10 @@ public struct RecordFindings: Sendable, Equatable {
     public var location: RecordLocation
     public var key: String?
     public var findings: [Finding]
+
+    /// The group's code: its only finding's code, or 1560 (NSValidationMultipleErrorsError)
+    /// when the record has several findings.
+    public var code: Int { FindingCode.group(findings.map(\.code)) }
 
     public init(entity: String, location: RecordLocation, key: String?, findings: [Finding]) {
         self.entity = entity

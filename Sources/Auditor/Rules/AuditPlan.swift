@@ -124,6 +124,9 @@ public struct Check: Sendable {
     public var parameters: [String: String]
     /// The records it applies to (`on:`); nil for every record of the current snapshot.
     public var scope: LifecycleScope? = nil
+    /// The code of this constraint, which its findings carry (`minLength` 1670 and `maxLength`
+    /// 1660 under one rule id); nil: the rule's ``RuleInfo/code`` (structural checks, hooks).
+    public var code: Int? = nil
 }
 
 /// Allowed changes of a status-like value: `draft -> published`; `*` matches any value.

@@ -23,7 +23,7 @@ extension RuleCompiler {
             // Every attribute may be named in the message: it is replaced by the record's value.
             var known = Set(plan.attributes.map(\.name))
             known.insert("values")
-            let ci = addCheck(&plan, id: id, kind: "record", attribute: nil, summary: summary, code: 1550,
+            let ci = addCheck(&plan, id: id, kind: "record", attribute: nil, summary: summary, code: .generic,
                               options: rule.options, entity: e, mark: rule.mark, catalog: catalog,
                               defaultMessage: "The record does not satisfy '{assert}': {values}.",
                               parameters: params, extraPlaceholders: known, into: &d)

@@ -16,7 +16,7 @@ extension RuleCompiler {
                 let names = u.attributes.joined(separator: "+")
                 let ci = addCheck(&plans[ei], id: u.options.id ?? "\(e.idPrefix).\(names).unique", kind: "unique",
                                   attribute: attrs.count == 1 ? attrs[0] : nil, summary: "\(u.attributes.joined(separator: ", ")) is unique",
-                                  code: 1551, options: u.options, entity: e, mark: u.mark, catalog: catalog,
+                                  code: .unique, options: u.options, entity: e, mark: u.mark, catalog: catalog,
                                   defaultMessage: "The combination \(u.attributes.joined(separator: ", ")) = ({value}) must be unique; it already appears at {first}.",
                                   parameters: ["attributes": u.attributes.joined(separator: ", ")], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .unique, shape: shape(plans[ei], attrs), check: ci))
@@ -49,7 +49,7 @@ extension RuleCompiler {
                 let id = rel.options.id ?? (rel.attributes.count == 1 ? "\(e.idPrefix).\(rel.attributes[0]).fk" : "\(e.idPrefix).\(rel.name).fk")
                 let ci = addCheck(&plans[ei], id: id, kind: "reference", attribute: attrs[0],
                                   summary: "\(rel.attributes.joined(separator: ", ")) references an existing \(targetKey)",
-                                  code: 2030, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
+                                  code: .foreignKey, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
                                   defaultMessage: "{field} '{value}' does not reference an existing {target}: no {targetKey} has this value.",
                                   parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .reference(entity: ti, providedKey: pk, relationship: rel.name),
@@ -82,14 +82,14 @@ extension RuleCompiler {
                 let params = ["relationship": rel.name, "child": from.entity]
                 if let (v, o) = rel.minCount {
                     rule.minCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).minCount", kind: "minCount", attribute: nil,
-                                             summary: "at least \(v) \(from.entity) record(s) reference each \(e.name)", code: 1580,
+                                             summary: "at least \(v) \(from.entity) record(s) reference each \(e.name)", code: .minCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
                                              defaultMessage: "{entity} {key} has {count} {relationship}; at least {minCount} required.",
                                              parameters: params.merging(["minCount": String(v)]) { a, _ in a }, into: &d)
                 }
                 if let (v, o) = rel.maxCount {
                     rule.maxCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).maxCount", kind: "maxCount", attribute: nil,
-                                             summary: "at most \(v) \(from.entity) record(s) reference each \(e.name)", code: 1590,
+                                             summary: "at most \(v) \(from.entity) record(s) reference each \(e.name)", code: .maxCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
                                              defaultMessage: "{entity} {key} has {count} {relationship}; at most {maxCount} allowed.",
                                              parameters: params.merging(["maxCount": String(v)]) { a, _ in a }, into: &d)
@@ -116,7 +116,7 @@ extension RuleCompiler {
         switch rule {
         case .deny:
             let check = addCheck(&plans[ei], id: id, kind: "deleteRule", attribute: nil,
-                                 summary: "a deleted \(e.name) is not referenced by any \(child.name) (deny)", code: 1600,
+                                 summary: "a deleted \(e.name) is not referenced by any \(child.name) (deny)", code: .deniedDelete,
                                  options: o, entity: e, mark: mark, catalog: catalog,
                                  defaultMessage: "{entity} {key} was deleted, but {count} {child} record(s) still reference it; its {relationship} relationship denies the delete.",
                                  parameters: params, into: &d)
@@ -130,7 +130,7 @@ extension RuleCompiler {
                 ? "\(child.name) records of a deleted \(e.name) have their reference cleared (nullify)"
                 : "\(child.name) records of a deleted \(e.name) are deleted with it (cascade)"
             let check = addCheck(&plans[ci], id: id, kind: "deleteRule", attribute: plans[ci].keyRules[kr].shape.attributes.first,
-                                 summary: summary, code: rule == .nullify ? 2042 : 2043, options: o, entity: child,
+                                 summary: summary, code: rule == .nullify ? .nullify : .cascade, options: o, entity: child,
                                  mark: mark, catalog: catalog, defaultMessage: message, parameters: params, into: &d)
             plans[ci].childDeleteChecks[kr] = (check, rule, e.name)
             plans[ei].deleteRules.append(DeleteRuleCheck(rule: rule, childEntity: ci, childKeyRule: kr, check: check,
@@ -147,7 +147,7 @@ extension RuleCompiler {
             if let lo = r.min { params["min"] = String(lo); words.append("at least \(lo)") }
             if let hi = r.max { params["max"] = String(hi); words.append("at most \(hi)") }
             let ci = addCheck(&plan, id: r.options.id ?? "\(e.idPrefix).rowCount", kind: "rowCount", attribute: nil,
-                              summary: "\(e.name) has \(words.joined(separator: " and ")) records", code: 2020,
+                              summary: "\(e.name) has \(words.joined(separator: " and ")) records", code: .rowCount,
                               options: r.options, entity: e, mark: r.mark, catalog: catalog,
                               defaultMessage: "{entity} has {count} records; expected {expected}.",
                               parameters: params.merging(["expected": words.joined(separator: " and ")]) { a, _ in a }, into: &d)
@@ -157,7 +157,7 @@ extension RuleCompiler {
             let ci = addCheck(&plan, id: c.options.id ?? "\(e.idPrefix).columns", kind: "columns", attribute: nil,
                               summary: c.allowExtra ? "the input has columns \(c.required.joined(separator: ", "))"
                                   : "the input has exactly the declared columns",
-                              code: 2021, options: c.options, entity: e, mark: c.mark, catalog: catalog,
+                              code: .columns, options: c.options, entity: e, mark: c.mark, catalog: catalog,
                               defaultMessage: "{problem}", parameters: [:], into: &d)
             plan.tableRules.append(TableRule(kind: .columns(required: c.required, allowExtra: c.allowExtra), check: ci))
             plan.toleratesMissingColumns = true
@@ -174,7 +174,7 @@ extension RuleCompiler {
                 return
             }
             let ci = addCheck(&plan, id: f.options.id ?? "\(e.idPrefix).freshness", kind: "freshness", attribute: a,
-                              summary: "the newest \(f.attribute) is at most \(f.maxAgeText) old", code: 2022,
+                              summary: "the newest \(f.attribute) is at most \(f.maxAgeText) old", code: .freshness,
                               options: f.options, entity: e, mark: f.mark, catalog: catalog,
                               defaultMessage: "The newest {field} is {newest}, more than {maxAge} before {asOf}.",
                               parameters: ["maxAge": f.maxAgeText], into: &d)
@@ -204,7 +204,7 @@ extension RuleCompiler {
 
     /// Adds a rule (or joins an existing one with the same id) and its check.
     /// - Returns: The check's index.
-    static func addCheck(_ plan: inout EntityPlan, id: String, kind: String, attribute: Int?, summary: String, code: Int,
+    static func addCheck(_ plan: inout EntityPlan, id: String, kind: String, attribute: Int?, summary: String, code: FindingCode,
                          options: RuleOptions, entity e: EntitySpec, mark: ConfigMark, catalog: MessageCatalog,
                          defaultMessage: String, parameters: [String: String], extraPlaceholders: Set<String> = [],
                          into d: inout [Diagnostic]) -> Int {
@@ -217,13 +217,15 @@ extension RuleCompiler {
             slot = plan.rules.count
             plan.rules.append(RuleInfo(id: id, entity: e.name, source: e.source,
                                        attribute: attribute.map { plan.attributes[$0].name }, kinds: [kind],
-                                       severity: options.severity ?? e.severity, code: options.code ?? code,
+                                       severity: options.severity ?? e.severity, code: options.code ?? code.rawValue,
                                        summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark))
         }
         var params = parameters
         if let attribute { params["field"] = plan.attributes[attribute].name }
         params["rule"] = id
-        params["code"] = String(plan.rules[slot].code)
+        // Each check carries the code of its own constraint (rules sharing an id may differ).
+        let checkCode = options.code ?? code.rawValue
+        params["code"] = String(checkCode)
         params["severity"] = plan.rules[slot].severity.rawValue
         let text = catalog.byRule[id] ?? options.message ?? catalog.byKind[kind] ?? defaultMessage
         let template: MessageTemplate
@@ -240,7 +242,8 @@ extension RuleCompiler {
             if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }
             d.append(Diagnostic(mark: options.messageMark ?? mark, message: m))
         }
-        plan.checks.append(Check(kind: kind, test: .keyed, slot: slot, attribute: attribute, message: template, parameters: params))
+        plan.checks.append(Check(kind: kind, test: .keyed, slot: slot, attribute: attribute, message: template, parameters: params,
+                                 code: checkCode))
         return plan.checks.count - 1
     }
 }

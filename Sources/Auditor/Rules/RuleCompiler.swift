@@ -56,9 +56,6 @@ public enum RuleCompiler {
                     if let sv = c.severity, let p = prior?.severity, p != sv {
                         d.append(Diagnostic(mark: c.mark, message: "rule '\(id)' is declared with severity \(p.rawValue) and \(sv.rawValue); constraints sharing an id share its severity"))
                     }
-                    if let cv = c.code, let p = prior?.code, p != cv {
-                        d.append(Diagnostic(mark: c.mark, message: "rule '\(id)' is declared with code \(p) and \(cv); constraints sharing an id share its code"))
-                    }
                 } else {
                     slot = plan.rules.count
                     slotOf[id] = slot
@@ -88,7 +85,7 @@ public enum RuleCompiler {
                 }
                 var params = attrParams
                 params["rule"] = id
-                params["code"] = String(plan.rules[slot].code)
+                params["code"] = String(code)     // this constraint's own, also under a shared id
                 params["severity"] = plan.rules[slot].severity.rawValue
                 var scope = c.on ?? a.on
                 if c.kind == .immutable || c.kind == .transitions {
@@ -99,7 +96,7 @@ public enum RuleCompiler {
                 }
                 attr.checks.append(plan.checks.count)
                 plan.checks.append(Check(kind: c.kind.rawValue, test: test, slot: slot, attribute: plan.attributes.count,
-                                         message: template, parameters: params, scope: scope))
+                                         message: template, parameters: params, scope: scope, code: code))
             }
             plan.attributes.append(attr)
         }
@@ -278,30 +275,36 @@ public enum RuleCompiler {
         }
     }
 
-    /// Core Data's validation codes where one fits; ours (2xxx) otherwise.
+    /// Core Data's validation codes where one fits; ours (2xxx) otherwise (``FindingCode``).
     public static func defaultCode(_ kind: ConstraintKind, _ type: ValueType) -> Int {
+        defaultFindingCode(kind, type).rawValue
+    }
+
+    /// The code of a constraint kind on an attribute of a type: each constraint its own.
+    public static func defaultFindingCode(_ kind: ConstraintKind, _ type: ValueType) -> FindingCode {
         let isDate = type == .date || type == .datetime
         switch kind {
-        case .required: return 1570
-        case .type: return isDate ? 1650 : 2001
-        case .min, .exclusiveMin: return isDate ? 1640 : 1620
-        case .max, .exclusiveMax: return isDate ? 1630 : 1610
-        case .minLength: return 1670
-        case .maxLength: return 1660
-        case .pattern: return 1680
-        case .enum: return 2002
-        case .integral: return 2003
-        case .unique: return 1551
-        case .minCount: return 1580
-        case .maxCount: return 1590
-        case .uniqueItems: return 2005
-        case .keys, .requiredKeys, .allowedKeys: return 2006
-        case .anyOf: return ValidationCode.anyOf
-        case .oneOf: return ValidationCode.oneOf
-        case .not: return ValidationCode.not
-        case .allOf, .each: return 2007
-        case .immutable: return 2040
-        case .transitions: return 2041
+        case .required: return .required
+        case .type: return isDate ? .invalidDate : .type
+        case .min, .exclusiveMin: return isDate ? .dateTooSoon : .numberTooSmall
+        case .max, .exclusiveMax: return isDate ? .dateTooLate : .numberTooLarge
+        case .minLength: return .tooShort
+        case .maxLength: return .tooLong
+        case .pattern: return .pattern
+        case .enum: return .enum
+        case .integral: return .integral
+        case .unique: return .unique
+        case .minCount: return .minCount
+        case .maxCount: return .maxCount
+        case .uniqueItems: return .uniqueItems
+        case .requiredKeys: return .required
+        case .allowedKeys: return .unknownKey
+        case .keys, .allOf, .each: return .part
+        case .anyOf: return .anyOf
+        case .oneOf: return .oneOf
+        case .not: return .not
+        case .immutable: return .immutable
+        case .transitions: return .transitions
         }
     }
 

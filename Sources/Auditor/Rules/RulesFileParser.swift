@@ -232,8 +232,10 @@ public struct RulesFileParser {
                 d.append(node.error(typeMessage(node.scalar ?? "")))
                 return nil
             }
+            // Exactly like the long form: a non-string type is a `type` check, located at the type name.
+            let typeCheck = t == .string ? [] : [ConstraintSpec(kind: .type, mark: node.mark, value: node)]
             return AttributeSpec(name: name, mark: key.mark, type: t, sensitive: false, split: nil, message: nil,
-                                 severity: nil, threshold: Threshold(), constraints: [], on: nil)
+                                 severity: nil, threshold: Threshold(), constraints: typeCheck, on: nil)
         }
         let map: ConfigMapping
         do { map = try node.mapping("attribute '\(name)'") } catch { d.append(error); return nil }

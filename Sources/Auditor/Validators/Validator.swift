@@ -37,44 +37,46 @@ extension Validator {
 
 /// The codes of validator violations: Core Data's validation codes where one fits
 /// (NSValidation…Error), ours (2xxx) otherwise. The rule compiler's `defaultCode` uses the
-/// same numbers for the same constraints.
+/// same numbers for the same constraints; ``FindingCode`` lists every code.
 public enum ValidationCode {
     /// NSManagedObjectValidationError: a generic failure (block and record validators).
-    public static let generic = 1550
+    public static let generic = FindingCode.generic.rawValue
     /// NSValidationMissingMandatoryPropertyError: required, `requiredKeys`, `NotNull`.
-    public static let required = 1570
+    public static let required = FindingCode.required.rawValue
     /// NSValidationRelationshipLacksMinimumCountError: `minCount`.
-    public static let minCount = 1580
+    public static let minCount = FindingCode.minCount.rawValue
     /// NSValidationRelationshipExceedsMaximumCountError: `maxCount`.
-    public static let maxCount = 1590
+    public static let maxCount = FindingCode.maxCount.rawValue
     /// NSValidationNumberTooLargeError: `max`, `exclusiveMax`.
-    public static let tooLarge = 1610
+    public static let tooLarge = FindingCode.numberTooLarge.rawValue
     /// NSValidationNumberTooSmallError: `min`, `exclusiveMin`.
-    public static let tooSmall = 1620
+    public static let tooSmall = FindingCode.numberTooSmall.rawValue
     /// NSValidationStringTooLongError: `maxLength`.
-    public static let tooLong = 1660
+    public static let tooLong = FindingCode.tooLong.rawValue
     /// NSValidationStringTooShortError: `minLength`.
-    public static let tooShort = 1670
+    public static let tooShort = FindingCode.tooShort.rawValue
     /// NSValidationStringPatternMatchingError: `pattern`.
-    public static let pattern = 1680
+    public static let pattern = FindingCode.pattern.rawValue
     /// Not of the expected type (not a number, not a list...).
-    public static let type = 2001
+    public static let type = FindingCode.type.rawValue
     /// Not one of the allowed values.
-    public static let `enum` = 2002
+    public static let `enum` = FindingCode.`enum`.rawValue
     /// Not a whole number.
-    public static let integral = 2003
+    public static let integral = FindingCode.integral.rawValue
     /// Not null where null is required (``NullValidator``).
-    public static let null = 2004
+    public static let null = FindingCode.null.rawValue
     /// A list repeats an item (`uniqueItems`).
-    public static let uniqueItems = 2005
+    public static let uniqueItems = FindingCode.uniqueItems.rawValue
     /// A map has a key that is not allowed (`allowedKeys`).
-    public static let unknownKey = 2006
+    public static let unknownKey = FindingCode.unknownKey.rawValue
     /// No alternative of `anyOf` holds.
-    public static let anyOf = 2010
+    public static let anyOf = FindingCode.anyOf.rawValue
     /// Not exactly one alternative of `oneOf` holds.
-    public static let oneOf = 2011
+    public static let oneOf = FindingCode.oneOf.rawValue
     /// The constraint under `not` holds.
-    public static let not = 2012
+    public static let not = FindingCode.not.rawValue
+    /// NSValidationMultipleErrorsError: a record group with more than one finding.
+    public static let multipleErrors = FindingCode.multipleErrors.rawValue
 }
 
 /// The default message templates of validators; the wording of constraints the rule compiler

@@ -326,6 +326,7 @@ extension XMLReader {
     public static let factory = ReaderFactory(
         format: "xml", extensions: ["xml"],
         validateOptions: { node in XMLReaderOptions.decode(node).diagnostics },
+        fieldShapes: { node in XMLReaderOptions.fieldShapes(node) },
         open: { request in
             guard let node = request.options else {
                 throw AuditError(.invalidRules,

@@ -1,0 +1,58 @@
+/// What a field's values are, as its reader delivers them.
+public enum FieldShape: String, Sendable {
+    /// One value (text, a number...): the default.
+    case scalar
+    /// A list of items: an attribute with `split:`, an XML field read `as: list`.
+    case list
+    /// A map of keys to values: an XML field read `as: map`.
+    case map
+}
+
+/// List and map constraints on fields that are neither (issue 13 §1): a rules-file mistake,
+/// not one "must be a list" finding per record.
+extension RuleCompiler {
+    /// The constraint kinds that apply to lists only.
+    static let listKinds: Set<ConstraintKind> = [.minCount, .maxCount, .each, .uniqueItems]
+    /// The constraint kinds that apply to maps only.
+    static let mapKinds: Set<ConstraintKind> = [.keys, .requiredKeys, .allowedKeys]
+
+    /// Checks that every list constraint is on a list and every map constraint on a map.
+    /// - Parameters:
+    ///   - spec: The parsed rules file.
+    ///   - shapes: The shapes a source's options give its fields (``ReaderFactory/fieldShapes``);
+    ///     a field it does not name is a scalar unless its attribute has `split:` (a list).
+    /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
+    ///   how to make the field a list or a map.
+    public static func collectionDiagnostics(_ spec: RulesSpec,
+                                             shapes: (SourceSpec) -> [String: FieldShape]) -> [Diagnostic] {
+        var d = [Diagnostic]()
+        for e in spec.entities {
+            let source = spec.sources.first { $0.name == e.source }
+            let known = source.map(shapes) ?? [:]
+            for a in e.attributes {
+                let shape = a.split != nil ? FieldShape.list : known[a.name] ?? .scalar
+                for c in a.constraints {
+                    if listKinds.contains(c.kind), shape != .list {
+                        d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)))
+                    } else if mapKinds.contains(c.kind), shape != .map {
+                        d.append(Diagnostic(mark: c.mark, message: mapMessage(c.kind, a.name, shape)))
+                    }
+                }
+            }
+        }
+        return d
+    }
+
+    private static func listMessage(_ kind: ConstraintKind, _ name: String, _ shape: FieldShape) -> String {
+        let what = shape == .map ? "a map (as: map)" : "a single value"
+        return "'\(kind.rawValue)' applies to a list, but '\(name)' is \(what); make it a list: add 'split: \";\"' "
+            + "to '\(name)' (text of separated items), or in the source's xml block read it "
+            + "'fields: { \(name): { path: ..., as: list } }'"
+    }
+
+    private static func mapMessage(_ kind: ConstraintKind, _ name: String, _ shape: FieldShape) -> String {
+        let what = shape == .list ? "a list" : "a single value"
+        return "'\(kind.rawValue)' applies to a map, but '\(name)' is \(what); in the source's xml block read it "
+            + "'fields: { \(name): { path: ..., as: map } }' (an element's children), or remove '\(kind.rawValue)'"
+    }
+}

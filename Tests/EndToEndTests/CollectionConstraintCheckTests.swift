@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Issue 13 §1: a list or map constraint on a field that is neither is a rules-file error
+/// (exit 78, located at the constraint, saying how to fix it), for `auditor check` and `run`.
+@Suite("List and map constraints on single values")
+struct CollectionConstraintCheckTests {
+    static func csvRules(tags: String) -> String {
+        """
+        version: 1
+        sources:
+          people: { path: people.csv }
+        entities:
+          P:
+            key: [id]
+            attributes:
+              id: integer
+              tags: \(tags)
+
+        """
+    }
+
+    static func xmlRules(address: String, fields: String) -> String {
+        """
+        version: 1
+        sources:
+          people:
+            path: people.xml
+            xml: { record: person\(fields) }
+        entities:
+          P:
+            key: [id]
+            attributes:
+              id: integer
+              address: \(address)
+
+        """
+    }
+
+    static let csv = "id,tags\n1,red;blue\n2,red;red\n"
+    static let xml = """
+        <people>
+          <person><id>1</id><address><city>Oslo</city></address></person>
+          <person><id>2</id><address><zip>0150</zip></address></person>
+        </people>
+
+        """
+
+    @Test("CSV: minCount without split: is exit 78 at 'minCount' for check and run; with split: it is findings",
+          arguments: ["check", "run"])
+    func csvListConstraintWithoutSplit(command: String) throws {
+        let tmp = try Scratch("list-on-scalar")
+        defer { tmp.remove() }
+        try tmp.write("people.csv", Self.csv)
+        let rules = Self.csvRules(tags: "{ minCount: 1, uniqueItems: true }")
+        try tmp.write("rules.yml", rules)
+        let minCount = try #require(position(of: "minCount", in: rules))
+        let unique = try #require(position(of: "uniqueItems", in: rules))
+        let run = try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78, stderrContains: [
+            "rules.yml:\(minCount.line):\(minCount.column): 'minCount' applies to a list, but 'tags' is a single value",
+            "rules.yml:\(unique.line):\(unique.column): 'uniqueItems' applies to a list",
+            "add 'split: \";\"'", "as: list",
+        ])
+        #expect(!run.stdoutText.contains("must be a list"), "\(run)")
+
+        try tmp.write("rules.yml", Self.csvRules(tags: "{ split: \";\", minCount: 1, uniqueItems: true }"))
+        if command == "check" {
+            try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        } else {
+            let ok = try assertExecute(["run", "rules.yml", "--format", "json"], in: tmp.url, exitCode: 1)
+            let report = try ReportJSON(ok.stdout)
+            #expect(integer(report.rules(withID: "P.tags.uniqueItems").first?["violations"]) == 1)
+            #expect(integer(report.rules(withID: "P.tags.minCount").first?["violations"]) == 0)
+        }
+    }
+
+    @Test("XML: requiredKeys on a field not read 'as: map' is exit 78 at 'requiredKeys' for check and run",
+          arguments: ["check", "run"])
+    func xmlMapConstraintWithoutAsMap(command: String) throws {
+        let tmp = try Scratch("map-on-scalar")
+        defer { tmp.remove() }
+        try tmp.write("people.xml", Self.xml)
+        let rules = Self.xmlRules(address: "{ requiredKeys: [city] }", fields: "")
+        try tmp.write("rules.yml", rules)
+        let at = try #require(position(of: "requiredKeys", in: rules))
+        try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78, stderrContains: [
+            "rules.yml:\(at.line):\(at.column): 'requiredKeys' applies to a map, but 'address' is a single value",
+            "as: map",
+        ])
+        // Read as a list, it is still not a map.
+        let asList = Self.xmlRules(address: "{ requiredKeys: [city] }",
+                                   fields: ", fields: { address: { path: address, as: list } }")
+        try tmp.write("rules.yml", asList)
+        try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78,
+                          stderrContains: ["'requiredKeys' applies to a map, but 'address' is a list"])
+        // And a list constraint on a map.
+        try tmp.write("rules.yml", Self.xmlRules(address: "{ maxCount: 1 }",
+                                                 fields: ", fields: { address: { path: address, as: map } }"))
+        try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78,
+                          stderrContains: ["'maxCount' applies to a list, but 'address' is a map (as: map)"])
+
+        let asMap = Self.xmlRules(address: "{ requiredKeys: [city] }",
+                                  fields: ", fields: { address: { path: address, as: map } }")
+        try tmp.write("rules.yml", asMap)
+        if command == "check" {
+            try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        } else {
+            let ok = try assertExecute(["run", "rules.yml", "--format", "json"], in: tmp.url, exitCode: 1)
+            let report = try ReportJSON(ok.stdout)
+            let rule = try #require(report.rules(withID: "P.address.requiredKeys").first)
+            #expect(integer(rule["violations"]) == 1)
+            #expect(integer(rule["code"]) == 1570)
+        }
+    }
+
+    @Test("A source with csv and xml blocks: 'as: list' in its xml block makes the field a list for check")
+    func multiFormatSourceCountsEveryBlock() throws {
+        let tmp = try Scratch("list-multiformat")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              people:
+                path: people.csv
+                csv: { delimiter: "," }
+                xml: { record: person, fields: { tags: { path: tags/tag, as: list } } }
+            entities:
+              P:
+                attributes:
+                  tags: { minCount: 1 }
+
+            """)
+        try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+    }
+}
