@@ -15,7 +15,9 @@ import Auditor
 public struct JSONReporter: Reporter {
     /// The version of `schemas/report.schema.json` this reporter writes.
     ///
-    /// 1.2 adds, and only adds, finding `fingerprint` and `new`, rule `baseline` and `trend`,
+    /// 1.3 adds, and only adds, rule `suppressed` (violations that a root-cause finding stands for).
+    ///
+    /// 1.2 added, and only added, finding `fingerprint` and `new`, rule `baseline` and `trend`,
     /// summary `failOnNew`, and top-level `historyRun`, `baseline` and `fingerprints` (each
     /// `null` when the run had no fingerprints, baseline or history).
     ///
@@ -25,7 +27,7 @@ public struct JSONReporter: Reporter {
     /// reject the new keys, so the number must change). Kept here, next to the writer, rather
     /// than read from ``AuditReport/schemaVersion`` so that the schema, this writer and their
     /// tests move together.
-    public static let schemaVersion = "1.2"
+    public static let schemaVersion = "1.3"
 
     /// Always `json`.
     public var format: String { "json" }
@@ -141,6 +143,7 @@ public struct JSONReporter: Reporter {
             "rate": .decimal(rule.rate),
             "threshold": threshold(rule.threshold),
             "skipped": .integer(rule.skipped),
+            "suppressed": .integer(rule.suppressed),
             "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
             "samples": .array(rule.samples.map(finding)),
