@@ -98,6 +98,7 @@ public enum ChunkEvaluator {
                 let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
                     : [Cell](repeating: .missing, count: n)
                 classify(attr.type, column, bytes, needed ? excluded : inactive, &state, &numbers, &ints)
+                if chunk.storageClasses { StorageClass.restrict(attr.type, column, &state) }
                 if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
                 if context.keysOnly { continue }
                 RootCause.countValid(attr, entity, state, into: &result.typeValid)
