@@ -108,7 +108,7 @@ let peopleRows: [[String?]] = [
         let e = try #require(r.inputErrors.first)
         #expect(e.code == .malformedInput)
         #expect(e.location == "people.mem:1:1")
-        #expect(e.message.hasPrefix("the header of people.mem has no column 'countyr' (rules: rules.yml:19:7) of 'Person'; did you mean 'country' for 'countyr'?"),
+        #expect(e.message.hasPrefix("the header of people.mem lacks the column 'countyr' that 'Person' declares at rules.yml:19:7; did you mean 'country'? Its columns: 'id', "),
                 "\(e)")
         #expect(r.report.inputs.first?.complete == false)
         #expect(r.report.rules.allSatisfy { $0.status == .notEvaluated }, "\(r.report.rules.map(\.status))")

@@ -29,27 +29,32 @@ extension BoundEntity {
         case .line:
             subject = "the header of \(displayPath)"
             location = "\(displayPath):1:1"
-            found = "its columns"
+            found = "Its columns"
         case .rowid(let table):
             subject = "table '\(table)' of \(displayPath)"
             location = "\(displayPath):\(table)"
-            found = "its columns"
+            found = "Its columns"
         case .ordinal:
             subject = displayPath
             location = displayPath
-            found = "its fields"
+            found = "Its fields"
         }
-        let names = missing.map { "'\($0.name)' (rules: \($0.mark))" }
-        var message = "\(subject) has no \(missing.count == 1 ? "column" : "columns") "
-            + names.joined(separator: ", ") + " of '\(plan.name)'"
-        let suggestions = missing.compactMap { a in Suggest.closest(to: a.name, in: fields).map { (a.name, $0) } }
-        if !suggestions.isEmpty {
-            message += "; did you mean " + suggestions.map { "'\($1)' for '\($0)'" }.joined(separator: ", ") + "?"
+        var message: String
+        if missing.count == 1 {
+            let a = missing[0]
+            message = "\(subject) lacks the column '\(a.name)' that '\(plan.name)' declares at \(a.mark)"
+            if let s = Suggest.closest(to: a.name, in: fields) { message += "; did you mean '\(s)'?" } else { message += "." }
+        } else {
+            message = "\(subject) lacks the columns " + missing.map { "'\($0.name)' (\($0.mark))" }.joined(separator: ", ")
+                + " that '\(plan.name)' declares"
+            let suggestions = missing.compactMap { a in Suggest.closest(to: a.name, in: fields).map { (a.name, $0) } }
+            message += suggestions.isEmpty ? "."
+                : "; did you mean " + suggestions.map { "'\($1)' for '\($0)'" }.joined(separator: ", ") + "?"
         }
         let shown = fields.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
-        message += fields.isEmpty ? " (it has none)" : " (\(found): \(shown)\(fields.count > 12 ? ", ..." : ""))"
-        message += ". Export the data with \(missing.count == 1 ? "this column" : "these columns"), "
-            + "or correct the attribute names in the rules file; '\(plan.name)' was not audited"
+        message += fields.isEmpty ? " It has none." : " \(found): \(shown)\(fields.count > 12 ? ", ..." : "")."
+        message += " Export the data with \(missing.count == 1 ? "this column" : "these columns"), "
+            + "or correct the attribute \(missing.count == 1 ? "name" : "names") in the rules file"
         return AuditError(.malformedInput, message, location: location)
     }
 }
