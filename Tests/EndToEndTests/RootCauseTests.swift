@@ -153,6 +153,10 @@ struct RootCauseTests {
         let text = try Auditor.run(["run", "rules.yml"], in: tmp.url)
         #expect(text.stdoutText.contains("492 suppressed: one root cause"), "\(text)")
         #expect(text.stdoutText.contains("492 more findings of this rule suppressed"), "\(text)")
+        let html = try Auditor.run(["run", "rules.yml", "--format", "html"], in: tmp.url)
+        #expect(html.stdoutText.contains("(492 suppressed: one root cause)"), "HTML rule row")
+        #expect(html.stdoutText.contains("492 more findings of this rule suppressed: the finding above is their root cause"))
+        #expect(!html.stdoutText.contains("more not shown"), "nothing else is hidden")
     }
 
     @Test("One value of the declared type is enough: each failing value stays its own finding")
