@@ -21,4 +21,14 @@ enum StorageClass {
             return
         }
     }
+
+    /// A value read as a declared type (``Value/converted(to:)``), except that in a chunk with
+    /// storage classes TEXT is never read as an integer, decimal or boolean (what
+    /// ``restrict(_:_:_:)`` does for the engine's checks), so Swift validators see what the
+    /// rules see.
+    /// - Returns: The typed value, or nil when the value is not of the type.
+    static func converted(_ value: Value, to type: ValueType, storageClasses: Bool) -> Value? {
+        if storageClasses, case .string = value, type == .integer || type == .decimal || type == .boolean { return nil }
+        return value.converted(to: type)
+    }
 }
