@@ -90,6 +90,7 @@ extension HTMLReporter.Page {
             let name = rule.violations > 0 ? "<a href=\"#\(anchor(g, i))\"><code>\(id)</code></a>" : "<code>\(id)</code>"
             var requirement = HTMLText.escaped(rule.summary)
             if rule.skipped > 0 { requirement += " <span class=\"note\">(\(Plural.count(rule.skipped, "record")) not evaluated)</span>" }
+            if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(NumberText.grouped(rule.suppressed)) suppressed: one root cause)</span>" }
             out += "<tr class=\"row-\(status(rule))\" data-rule=\"\(i)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td>\(badge(rule))</td><td>\(name)</td>"
                 + "<td class=\"sev-\(rule.severity.rawValue)\">\(rule.severity.rawValue)</td><td class=\"n\">\(rule.code)</td>"
@@ -136,7 +137,11 @@ extension HTMLReporter.Page {
                 + (marked ? "<td>\(newBadge(f))</td>" : "") + "</tr>\n"
         }
         out += "</tbody></table>\n"
-        let hidden = rule.violations - rule.samples.count
+        let hidden = rule.violations - rule.samples.count - rule.suppressed
+        if rule.suppressed > 0 {
+            out += "<p class=\"more\">\(NumberText.grouped(rule.suppressed)) more findings of this rule suppressed: "
+                + "the finding above is their root cause</p>\n"
+        }
         if hidden > 0 {
             out += "<p class=\"more\">\(NumberText.grouped(hidden)) more not shown (\(NumberText.grouped(rule.samples.count)) of "
                 + "\(NumberText.grouped(rule.violations)) shown; raise --max-samples, or write every failing record with --failures-out)</p>\n"

@@ -15,8 +15,9 @@ import Auditor
 public struct JSONReporter: Reporter {
     /// The version of `schemas/report.schema.json` this reporter writes.
     ///
-    /// 1.3 adds, and only adds, rule `codes` (every code of the rule, `code` first) and record
-    /// `code` (1560 for a record with several findings, else its finding's code).
+    /// 1.3 adds, and only adds, rule `codes` (every code of the rule, `code` first), rule
+    /// `suppressed` (violations that a root-cause finding stands for) and record `code` (1560 for
+    /// a record with several findings, else its finding's code).
     ///
     /// 1.2 added, and only added, finding `fingerprint` and `new`, rule `baseline` and `trend`,
     /// summary `failOnNew`, and top-level `historyRun`, `baseline` and `fingerprints` (each
@@ -145,6 +146,7 @@ public struct JSONReporter: Reporter {
             "rate": .decimal(rule.rate),
             "threshold": threshold(rule.threshold),
             "skipped": .integer(rule.skipped),
+            "suppressed": .integer(rule.suppressed),
             "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
             "samples": .array(rule.samples.map(finding)),

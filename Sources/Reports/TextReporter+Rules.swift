@@ -137,6 +137,7 @@ extension TextReporter.Renderer {
             notes.append("threshold exceeded: \(rule.threshold.description)")
         }
         if rule.skipped > 0 { notes.append("\(Plural.count(rule.skipped, "record")) not evaluated") }
+        if rule.suppressed > 0 { notes.append("\(NumberText.grouped(rule.suppressed)) suppressed: one root cause") }
         if verbose, let at = rule.definedAt { notes.append("defined at \(TerminalText.escaped(at))") }
         let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
@@ -146,7 +147,10 @@ extension TextReporter.Renderer {
     /// The rule's sampled findings, then how many were left out.
     private func samples(of rule: RuleOutcome) -> [String] {
         var lines = rule.samples.map { "    " + findingLine($0) }
-        let hidden = rule.violations - rule.samples.count
+        let hidden = rule.violations - rule.samples.count - rule.suppressed
+        if rule.suppressed > 0 {
+            lines.append("    ... \(NumberText.grouped(rule.suppressed)) more findings of this rule suppressed: the finding above is their root cause")
+        }
         if hidden > 0 {
             lines.append("    ... \(NumberText.grouped(hidden)) more (\(NumberText.grouped(rule.samples.count)) of "
                          + "\(NumberText.grouped(rule.violations)) shown; raise --max-samples to see more)")

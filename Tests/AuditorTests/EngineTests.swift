@@ -99,15 +99,19 @@ let peopleRows: [[String?]] = [
         #expect(r.report.records.count == 4)
     }
 
-    @Test func unknownAttributeIsARulesErrorAtItsLine() throws {
+    /// The input's fields come from the data: an attribute it lacks is a data error (65) located
+    /// at the input, naming the rules file's line; the entity is not evaluated, never passed.
+    @Test func unknownAttributeIsADataErrorOfTheInput() throws {
         let yaml = peopleRules.replacingOccurrences(of: "country: {", with: "countyr: {")
-        #expect {
-            try audit(yaml, fields: peopleFields, rows: peopleRows)
-        } throws: { error in
-            let e = error as? AuditError
-            return e?.code == .invalidRules && e?.exitStatus == .configError
-                && e?.diagnostics.first?.description == "rules.yml:19:7: attribute 'countyr' of 'Person' is not a field of people.mem; did you mean 'country'?"
-        }
+        let r = try audit(yaml, fields: peopleFields, rows: peopleRows)
+        #expect(r.exitStatus == .dataError)
+        let e = try #require(r.inputErrors.first)
+        #expect(e.code == .malformedInput)
+        #expect(e.location == "people.mem:1:1")
+        #expect(e.message.hasPrefix("the header of people.mem lacks the column 'countyr' that 'Person' declares at rules.yml:19:7; did you mean 'country'? Its columns: 'id', "),
+                "\(e)")
+        #expect(r.report.inputs.first?.complete == false)
+        #expect(r.report.rules.allSatisfy { $0.status == .notEvaluated }, "\(r.report.rules.map(\.status))")
     }
 
     @Test func missingAndWrongTypeViolateOnlyOneRule() throws {

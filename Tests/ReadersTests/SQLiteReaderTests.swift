@@ -156,17 +156,33 @@ import Testing
                             DecodedRecord(location: 9, values: ["nine", "2"])])
     }
 
-    @Test func anUnknownTableSuggestsTheClosestName() throws {
+    /// A database without the table is a data problem (exit 65), located at the database; the
+    /// message names the rules file's line, the database's tables and the closest one.
+    @Test func anUnknownTableIsADataErrorThatSuggestsTheClosestName() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("app.sqlite")
         try TestDatabase(path).exec("CREATE TABLE people (id); CREATE TABLE departments (id);")
         let error = try #require(throws: AuditError.self) {
             try SQLiteReader(request: .sqlite(path, table: "peple", display: "app.sqlite"))
         }
-        #expect(error.code == .invalidRules)
-        #expect(error.message == "table 'peple' does not exist in app.sqlite; did you mean 'people'?")
-        #expect(error.location == "rules.yml:3:7")
-        #expect(error.code.exitStatus == .configError)
+        #expect(error.code == .malformedInput)
+        #expect(error.message == "the database has no table or view 'peple' (rules: rules.yml:3:7); did you mean "
+                    + "'people'? Its tables and views: 'departments', 'people'. Check that this is the right "
+                    + "database, or correct the source's table in the rules file")
+        #expect(error.location == "app.sqlite")
+        #expect(error.code.exitStatus == .dataError)
+    }
+
+    @Test func anUnknownTableInADatabaseWithoutTablesSaysSo() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("empty.sqlite")
+        try TestDatabase(path).exec("PRAGMA user_version = 1;")
+        let error = try #require(throws: AuditError.self) {
+            try SQLiteReader(request: .sqlite(path, table: "people", display: "empty.sqlite"))
+        }
+        #expect(error.code == .malformedInput)
+        #expect(error.message.hasPrefix("the database has no table or view 'people' (rules: rules.yml:3:7). It has no tables."),
+                "\(error)")
     }
 
     @Test func withoutAnSQLiteBlockTheTableIsNamedLikeTheSource() throws {

@@ -77,8 +77,9 @@ public struct AuditEngine: Sendable {
 
     /// Audits every entity of the plan: referenced entities first (their key sets are built
     /// while they are read), then the others; results are reported in rules-file order.
-    /// - Throws: ``AuditError`` `.invalidRules` when the plan does not fit an input (an attribute
-    ///   that is not a field, an unknown format); input problems are returned in the result.
+    /// - Throws: ``AuditError`` `.invalidRules` when the plan does not fit an input (an unknown
+    ///   format); input problems (an attribute that is not a field of the input included) are
+    ///   returned in the result, and the other entities are still audited.
     public func run(_ plan: AuditPlan) throws -> AuditResult {
         let started = Date()
         let clock = ContinuousClock.now
@@ -180,8 +181,10 @@ public struct AuditEngine: Sendable {
             for rule in entity.deleteRules where rule.rule == .deny && snapshots[ei]?.index.complete != true {
                 notEvaluated(rule.check)
             }
+            var entityRecords = pass.accumulator?.records ?? []
+            if let acc = pass.accumulator { RootCause.collapseFailedColumns(&outcomes, records: &entityRecords, acc) }
             rules += outcomes
-            records += pass.accumulator?.records ?? []
+            records += entityRecords
             entities.append(EntityOutcome(name: entity.name, source: entity.source, records: pass.summary.records,
                                           violatingRecords: pass.accumulator?.violatingRecords ?? 0,
                                           violations: outcomes.reduce(0) { $0 + $1.violations },
@@ -223,8 +226,8 @@ public struct AuditEngine: Sendable {
     }
 
     /// Reads and indexes an entity's previous snapshot (`--previous`), if it has one.
-    /// - Throws: ``AuditError`` `.invalidRules` when the entity has no key to match records by,
-    ///   or the snapshot's columns do not fit the rules.
+    /// - Throws: ``AuditError`` `.invalidRules` when the entity has no key to match records by
+    ///   (a snapshot that lacks a field is returned with its error, like an unreadable one).
     private func previousSnapshot(_ plan: AuditPlan, _ ei: Int) throws -> Snapshot? {
         let entity = plan.entities[ei]
         guard let path = options.previousPaths[entity.source] else { return nil }
@@ -252,9 +255,19 @@ public struct AuditEngine: Sendable {
             return Snapshot(index: placeholder, path: path, summary: summary, error: e)
         }
         summary.format = opened.factory.format
-        let bound = try BoundEntity(plan: entity, schema: opened.reader.schema, structural: opened.reader.structuralRules,
+        let bound: BoundEntity
+        do {
+            bound = try BoundEntity(plan: entity, schema: opened.reader.schema, structural: opened.reader.structuralRules,
                                     locationStyle: opened.reader.locationStyle, displayPath: path, catalog: plan.catalog,
                                     inputFields: opened.reader.availableFields)
+        } catch let e as AuditError where e.code != .invalidRules {
+            // The snapshot lacks a field: it cannot be compared (as if it could not be read).
+            placeholder.complete = false
+            summary.complete = false
+            summary.error = e.description
+            summary.errorStatus = e.code.exitStatus
+            return Snapshot(index: placeholder, path: path, summary: summary, error: e)
+        }
         let lifecycle = LifecycleContext(mode: .first, entity: bound, changedOnly: false)
         guard let shape = lifecycle.keyShape else { return nil }
         let index = SnapshotIndex(attributeCount: entity.attributes.count, textAttributes: lifecycle.textAttributes)
@@ -327,8 +340,10 @@ public struct AuditEngine: Sendable {
     /// Reads only the provided keys of an entity (for references to itself or in a cycle).
     private func keyPass(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
         guard let (reader, _, display, _) = try? open(plan, ei) else { return nil }
-        let bound = try BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
-                                    locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
+        // An input that lacks a field provides no keys; its own pass reports why.
+        guard let bound = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
+                                           locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
+        else { return nil }
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
         var keysOnly = PassContext()
         keysOnly.keysOnly = true
@@ -349,13 +364,8 @@ public struct AuditEngine: Sendable {
         let display = path ?? options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source
         var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
                                    bytes: Self.fileSize(display), records: 0, complete: true, error: nil, seconds: 0)
-        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
-        do {
-            opened = try open(plan, ei, path: path)
-        } catch let e as AuditError where e.code == .invalidRules {
-            throw e
-        } catch {
-            let e = Self.auditError(error, path: display)
+        /// The entity's rules are not evaluated: the input cannot be opened, or lacks a field.
+        func unread(_ e: AuditError) -> EntityPass {
             summary.complete = false
             summary.error = e.description
             summary.errorStatus = e.code.exitStatus
@@ -363,6 +373,14 @@ public struct AuditEngine: Sendable {
                                            locationStyle: .ordinal, displayPath: display, catalog: plan.catalog)
             return EntityPass(accumulator: unbound.map { EntityAccumulator(entity: $0, maxSamples: options.maxSamples) },
                               summary: summary, error: e)
+        }
+        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        do {
+            opened = try open(plan, ei, path: path)
+        } catch let e as AuditError where e.code == .invalidRules {
+            throw e
+        } catch {
+            return unread(Self.auditError(error, path: display))
         }
         let reader = opened.reader
         summary.format = opened.factory.format
@@ -373,9 +391,14 @@ public struct AuditEngine: Sendable {
             throw AuditError(.invalidRules, "the Swift validators of '\(entity.name)' do not fit the rules: "
                                  + problems.joined(separator: "; "))
         }
-        let bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
+        let bound: BoundEntity
+        do {
+            bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
                                     locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog,
                                     inputFields: reader.availableFields, hooks: hooks)
+        } catch let e as AuditError where e.code != .invalidRules {
+            return unread(e)         // the input lacks a field: a data error (65), other entities go on
+        }
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
         var context = context

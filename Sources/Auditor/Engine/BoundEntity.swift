@@ -23,13 +23,13 @@ public struct BoundEntity: Sendable {
     public var layout: RecordLayout
 
     /// Binds a plan to a reader's schema.
-    /// - Throws: ``AuditError`` `.invalidRules` when an attribute is not a field of the input
-    ///   (located at the attribute in the rules file, with a suggestion).
+    /// - Throws: ``AuditError`` `.malformedInput` when an attribute is not a field of the input
+    ///   (a data problem, located at the input: see ``missingFieldsError(_:fields:available:displayPath:locationStyle:)``).
     public init(plan: EntityPlan, schema: Schema, structural: [StructuralRule], locationStyle: LocationStyle,
                 displayPath: String, catalog: MessageCatalog = .english, inputFields: [String]? = nil,
                 hooks: EntityHooks = EntityHooks()) throws {
-        let d = Self.unknownAttributes(plan, fields: schema.fields, displayPath: displayPath)
-        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        if let e = Self.missingFieldsError(plan, fields: schema.fields, available: inputFields, displayPath: displayPath,
+                                           locationStyle: locationStyle) { throw e }
         let columns = plan.attributes.map { schema.index(of: $0.name) ?? -1 }
         var bound = plan
         let offset = structural.count

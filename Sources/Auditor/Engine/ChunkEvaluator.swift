@@ -32,6 +32,8 @@ public struct ChunkEvaluation: Sendable {
     var changes: RowChanges?
     /// Previous values for `immutable`/`transitions` findings, by `row << 32 | check`.
     var oldValues: [Int64: String] = [:]
+    /// For type checks, by check: values of the declared type (see ``RootCause``).
+    var typeValid: [Int: Int] = [:]
     /// For each reference rule with a delete rule: the rows whose key is a deleted parent's,
     /// and that parent's dense index in its previous snapshot.
     var deletedReferences: [(keyRule: Int, rows: [Int32], parents: [Int32])] = []
@@ -96,8 +98,10 @@ public enum ChunkEvaluator {
                 let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
                     : [Cell](repeating: .missing, count: n)
                 classify(attr.type, column, bytes, needed ? excluded : inactive, &state, &numbers, &ints)
+                if chunk.storageClasses { StorageClass.restrict(attr.type, column, &state) }
                 if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
                 if context.keysOnly { continue }
+                RootCause.countValid(attr, entity, state, into: &result.typeValid)
                 for ci in attr.checks {
                     let check = entity.plan.checks[ci]
                     let c32 = Int32(ci)

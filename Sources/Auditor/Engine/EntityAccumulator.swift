@@ -45,6 +45,8 @@ final class EntityAccumulator {
     /// Per rule slot: the fingerprint of every violation, when collecting them.
     var fingerprints: [[UInt64]]?
     private var fingerprintCounter = FingerprintCounter()
+    /// For type checks, by check: values of the declared type (see ``RootCause``).
+    var typeValid: [Int: Int] = [:]
 
     init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil,
          collectFingerprints: Bool = false) {
@@ -89,6 +91,7 @@ final class EntityAccumulator {
             skippedOverride[slot, default: 0] += c.skipped
         }
         for (t, v) in ev.maxima { maxima[t] = max(maxima[t] ?? v, v) }
+        for (ci, v) in ev.typeValid { typeValid[ci, default: 0] += v }
         if let changes = ev.changes {
             lifecycle?.merge(changes, chunk, entity)
             for (slot, mask) in scopedSlots {

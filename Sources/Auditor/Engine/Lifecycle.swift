@@ -194,6 +194,7 @@ enum Lifecycle {
         for a in keyShape.attributes {
             let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]] : [Cell](repeating: .missing, count: n)
             ChunkEvaluator.classify(entity.plan.attributes[a].type, column, bytes, excluded, &state, &numbers, &ints)
+            if chunk.storageClasses { StorageClass.restrict(entity.plan.attributes[a].type, column, &state) }
             typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column)
         }
         var out = SnapshotRows()

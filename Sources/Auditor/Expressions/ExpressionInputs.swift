@@ -17,7 +17,8 @@ enum ExpressionInputs {
     /// - Complexity: O(rows); parses each value once.
     static func load(_ type: ValueType, column: [Cell], chunk: RecordChunk, bytes: UnsafeBufferPointer<UInt8>,
                      skip: [Bool], missingIsNull: Bool, skipped: inout [Bool]) -> any ExpressionColumn {
-        if let fast = textOnly(type, column, bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped) {
+        if !chunk.storageClasses,
+           let fast = textOnly(type, column, bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped) {
             return fast
         }
         let n = column.count
@@ -25,6 +26,7 @@ enum ExpressionInputs {
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
         ChunkEvaluator.classify(type, column, bytes, skip, &state, &numbers, &ints)
+        if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
         let valid = ChunkEvaluator.Classified.valid
         let missing = ChunkEvaluator.Classified.missing
         for r in 0 ..< n where state[r] != valid && (state[r] != missing || !missingIsNull) {

@@ -154,6 +154,9 @@ public struct RuleOutcome: Sendable, Equatable {
     public var threshold: Threshold
     /// Records the rule did not evaluate because an input was missing or invalid (record rules).
     public var skipped: Int
+    /// Violations not listed as findings because one root-cause finding stands for them (a
+    /// column none of whose values has the declared type); they are counted in ``violations``.
+    public var suppressed = 0
     /// Where the rule is declared: `rules/people.yml:21:9`; nil for a reader's structural rules.
     public var definedAt: String?
     /// New, existing and resolved findings against a baseline, when one was given.

@@ -69,7 +69,7 @@ public struct RecordView: Sendable {
     public subscript(_ name: String) -> Value {
         let value = raw(name)
         guard let type = layout.fields[name]?.type else { return value }
-        return value.converted(to: type) ?? value
+        return StorageClass.converted(value, to: type, storageClasses: chunk.storageClasses) ?? value
     }
 
     /// The attribute's value as stored (text stays `.string`), `.null` when missing or unknown.
@@ -79,9 +79,10 @@ public struct RecordView: Sendable {
         return Value(cell: chunk.columns[field.column][row], in: chunk)
     }
 
-    /// The attribute read as `type`, or `nil` when missing or not of the type.
+    /// The attribute read as `type`, or `nil` when missing or not of the type (in a chunk with
+    /// storage classes, SQLite TEXT is not an integer, decimal or boolean: README "Types").
     public func value(_ name: String, as type: ValueType) -> Value? {
-        raw(name).converted(to: type)
+        StorageClass.converted(raw(name), to: type, storageClasses: chunk.storageClasses)
     }
 
     /// The attribute as an integer, or `nil`.

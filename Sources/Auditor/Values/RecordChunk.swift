@@ -18,6 +18,10 @@ public struct RecordChunk: Sendable {
     public var composites: [Composite]
     /// Structural problems the reader found in records of this chunk (ragged CSV rows...).
     public var issues: [RecordIssue]
+    /// Whether cells carry their source's storage class (SQLite): a declared integer, decimal
+    /// or boolean then accepts only INTEGER (or REAL) cells, never TEXT that spells a number.
+    /// False for text formats (CSV, XML), whose values are all text.
+    public var storageClasses = false
 
     public init(firstRecord: Int, count: Int, bytes: [UInt8], columns: [[Cell]],
                 locations: [Int64], composites: [Composite] = [], issues: [RecordIssue] = []) {

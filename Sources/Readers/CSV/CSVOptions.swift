@@ -29,6 +29,10 @@ public struct CSVOptions: Sendable, Equatable {
 
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
+    /// Check the start of the file for another encoding (UTF-16, UTF-32, Latin-1) and stop with
+    /// that root cause (``CSVReader/checkEncoding()``) rather than flag every record. The
+    /// registry's factory turns it on; off by default so that the reader alone reads any bytes.
+    public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
     public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "encoding"]

@@ -9,11 +9,15 @@ extension CSVReader {
         validateOptions: { node in CSVOptions.decode(node).1 },
         declaredFields: { node in CSVOptions.decode(node).0.columns },
         open: { request in
-            let (options, problems) = CSVOptions.decode(request.options,
+            let (decoded, problems) = CSVOptions.decode(request.options,
                                                         defaultDelimiter: defaultDelimiter(for: request.path))
             guard problems.isEmpty else { throw AuditError.invalidRules(problems) }
-            return try CSVReader(path: request.path, displayPath: request.displayPath, options: options,
-                                 parallelism: request.parallelism)
+            var options = decoded
+            options.diagnosesEncoding = true          // root causes before per-record findings
+            let reader = try CSVReader(path: request.path, displayPath: request.displayPath, options: options,
+                                       parallelism: request.parallelism)
+            try reader.checkDelimiter(expecting: request.fields, source: request.sourceName)
+            return reader
         })
 
     /// TAB for a `.tsv` path (any case), `,` otherwise.

@@ -115,6 +115,7 @@ public final class CSVReader: RecordReader {
         spans = CSVFieldSpans()
         schema = Schema(fields: options.columns ?? [])
         try skipByteOrderMark()
+        if options.diagnosesEncoding { try checkEncoding() }
         if options.header {
             let header = try readHeader()
             if let columns = options.columns, columns.count != header.count {

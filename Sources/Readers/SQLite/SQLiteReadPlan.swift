@@ -126,18 +126,26 @@ struct SQLiteReadPlan {
                               rowidFirst: rowidAlias != nil, what: what, available: readable)
     }
 
+    /// A database without the table the rules read is a data problem (exit 65): the rules
+    /// file may be right and the database the wrong one, or an old export.
     static func unknownTable(_ requested: String, names: [String], mark: ConfigMark?,
                              file: SQLiteDatabaseFile) -> AuditError {
         let userTables = names.filter { !$0.lowercased().hasPrefix("sqlite_") }
-        var message = "table '\(requested)' does not exist in \(file.displayPath)"
+        var message = "the database has no table or view '\(requested)'"
+        if let mark { message += " (rules: \(mark))" }
         if let suggestion = Suggest.closest(to: requested, in: userTables) {
             message += "; did you mean '\(suggestion)'?"
-        } else if userTables.isEmpty {
-            message += " (it has no tables)"
         } else {
-            message += " (its tables and views: \(userTables.sorted().joined(separator: ", ")))"
+            message += "."
         }
-        return AuditError(.invalidRules, message, location: mark?.description)
+        if userTables.isEmpty {
+            message += " It has no tables"
+        } else {
+            let shown = userTables.sorted().prefix(20).map { "'\($0)'" }.joined(separator: ", ")
+            message += " Its tables and views: \(shown)\(userTables.count > 20 ? ", ..." : "")"
+        }
+        message += ". Check that this is the right database, or correct the source's table in the rules file"
+        return AuditError(.malformedInput, message, location: file.displayPath)
     }
 
     // MARK: - query:

@@ -51,8 +51,8 @@ public final class SQLiteReader: RecordReader {
         open: { request in try SQLiteReader(request: request) })
 
     /// Opens a database and prepares the records' SELECT.
-    /// - Throws: ``AuditError``: `.invalidRules` (bad `sqlite:` block, unknown table, refused
-    ///   query), `.missingInput` (no such file), `.malformedInput` (not a database, corrupt),
+    /// - Throws: ``AuditError``: `.invalidRules` (bad `sqlite:` block, refused query),
+    ///   `.missingInput` (no such file), `.malformedInput` (not a database, corrupt, no such table),
     ///   `.transient` (locked, or changed while opening).
     public convenience init(request: ReaderRequest) throws(AuditError) {
         try self.init(request: request, connectionHook: nil)
@@ -112,7 +112,10 @@ public final class SQLiteReader: RecordReader {
                 guard count > 0 else { throw error }
             }
         }
-        return count > 0 ? builder.build() : nil
+        guard count > 0 else { return nil }
+        var chunk = builder.build()
+        chunk.storageClasses = true      // declared types are checked against typeof() (README)
+        return chunk
     }
 
     /// Steps up to `limit` rows into `chunk`, straight from `sqlite3_column_*`.

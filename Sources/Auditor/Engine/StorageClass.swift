@@ -1,0 +1,34 @@
+/// Declared types against storage classes, for sources whose values have one (SQLite).
+///
+/// In such a source a declared `integer` accepts only the INTEGER storage class, `decimal`
+/// INTEGER or REAL, `boolean` INTEGER 0 or 1: TEXT that spells a number (`'5'`) is a type
+/// violation, as `typeof()` would show. `date` and `datetime` are TEXT (as the text formats'),
+/// and `string` accepts every storage class (a number as its text).
+enum StorageClass {
+    /// Marks as invalid the rows that ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)`` accepted from
+    /// TEXT (or BLOB) cells for a numeric or boolean type.
+    /// - Complexity: O(rows); nothing for string, date and date-time attributes.
+    @inline(__always)
+    static func restrict(_ type: ValueType, _ column: [Cell], _ state: inout [UInt8]) {
+        switch type {
+        case .integer, .decimal, .boolean:
+            let valid = ChunkEvaluator.Classified.valid
+            for r in 0 ..< min(column.count, state.count) where state[r] == valid {
+                let tag = column[r].tag
+                if tag == .text || tag == .blob { state[r] = ChunkEvaluator.Classified.invalid }
+            }
+        case .string, .date, .datetime:
+            return
+        }
+    }
+
+    /// A value read as a declared type (``Value/converted(to:)``), except that in a chunk with
+    /// storage classes TEXT is never read as an integer, decimal or boolean (what
+    /// ``restrict(_:_:_:)`` does for the engine's checks), so Swift validators see what the
+    /// rules see.
+    /// - Returns: The typed value, or nil when the value is not of the type.
+    static func converted(_ value: Value, to type: ValueType, storageClasses: Bool) -> Value? {
+        if storageClasses, case .string = value, type == .integer || type == .decimal || type == .boolean { return nil }
+        return value.converted(to: type)
+    }
+}
