@@ -98,6 +98,36 @@ struct ExactValueTests {
         #expect(v["t.w.integral"] == [0, 3])
     }
 
+    /// Expressions compute with doubles: a value a double cannot hold is skipped (and
+    /// counted), never compared rounded; `number(…)` gives null for it.
+    @Test func expressionsSkipNumbersADoubleCannotHold() throws {
+        let yaml = """
+            version: 1
+            sources: { t: { path: t.mem } }
+            entities:
+              T:
+                key: [k]
+                attributes: { k: string, i: integer, d: decimal, s: string }
+                rules:
+                  - id: t.i
+                    assert: i <= 9007199254740992
+                  - id: t.d
+                    assert: d < 0.1
+                  - id: t.s
+                    assert: isNull(number(s)) or number(s) < 1
+            """
+        let rows: [[String?]] = [
+            ["0", "9007199254740993", "0.10000000000000001", "0.99999999999999999"],   // all skipped / null
+            ["1", "9007199254740992", "0.1", "1.000000000000000000"],                   // i, d pass; s = 1 fails
+            ["2", "-12", "0.09999999999999", "0.5"],
+        ]
+        let r = try audit(yaml, fields: ["k", "i", "d", "s"], rows: rows, maxSamples: 100)
+        let rules = Dictionary(uniqueKeysWithValues: r.report.rules.map { ($0.id, $0) })
+        #expect(rules["t.i"]?.violations == 0 && rules["t.i"]?.skipped == 1 && rules["t.i"]?.evaluated == 2)
+        #expect(rules["t.d"]?.violations == 1 && rules["t.d"]?.skipped == 1)
+        #expect(rules["t.s"]?.violations == 1 && rules["t.s"]?.samples.first?.key == "k=1")
+    }
+
     @Test func exactDecimalCanonicalForm() throws {
         #expect(ExactDecimal("012.500")?.description == "12.5")
         #expect(ExactDecimal("-0.000")?.description == "0")
