@@ -54,6 +54,7 @@ struct ExpressionErrorTests {
         ("date('2021-02-29') < today()", "14:22: '2021-02-29' is not a valid date (YYYY-MM-DD)"),
         ("datetime('2021-03-04 12:00:00') < now()", "14:26: '2021-03-04 12:00:00' is not a valid datetime (YYYY-MM-DDTHH:MM:SSZ)"),
         ("[1, 2]", "14:17: a list '[…]' can only follow 'in'"),
+        ("age < 9007199254740993", "14:23: number '9007199254740993' has 16 significant digits; expressions compute with 64-bit doubles, which hold 15 exactly; use min/max/enum on the attribute for exact bounds"),
         // Syntax
         ("age = 16", "14:21: '=' is not an operator; use '==' to compare"),
         ("age >= 16 && has_licence", "14:27: '&&' is not an operator; use 'and'"),

@@ -123,6 +123,13 @@ struct PatternErrorTests {
                          + "it repeats, so it would not match where '+' does; use '+'"),
         PatternErrorCase("(ab)++", 4,
                          "possessive quantifier '++' is only supported on a single character or class; use '+'"),
+        // Issue 13 §6: PCRE keeps the first branch that matched ('a') and never retries 'ab'.
+        PatternErrorCase("(?:a|ab){1}+c", 8,
+                         "possessive quantifier '{1}+' is not supported here: it repeats a group whose matches have "
+                         + "different lengths, and PCRE would never retry a shorter or longer one; use '{1}'"),
+        PatternErrorCase("x(a*){2}+", 5,
+                         "possessive quantifier '{2}+' is not supported here: it repeats a group whose matches have "
+                         + "different lengths, and PCRE would never retry a shorter or longer one; use '{2}'"),
     ]
 
     @Test(arguments: syntaxErrors) func syntaxError(_ testCase: PatternErrorCase) {

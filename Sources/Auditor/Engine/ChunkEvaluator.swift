@@ -110,22 +110,34 @@ public enum ChunkEvaluator {
                         for r in 0 ..< n where state[r] == Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
                     case .type:
                         for r in 0 ..< n where state[r] == Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
-                    case .lowerBound(let b, let inclusive):
+                    case .lowerBound(let bound, let inclusive):
+                        let b = bound.fast
                         for r in 0 ..< n where state[r] == Classified.valid {
                             let v = numbers[r]
-                            if inclusive ? v < b : v <= b { hits.append(Hit(row: Int32(r), check: c32)) }
+                            if v < b {
+                                hits.append(Hit(row: Int32(r), check: c32))
+                            } else if !(v > b) {      // equal, or NaN: only the exact values can tell
+                                let c = compareExact(attr.type, column[r], ints[r], bytes, bound)
+                                if inclusive ? c < 0 : c <= 0 { hits.append(Hit(row: Int32(r), check: c32)) }
+                            }
                         }
-                    case .upperBound(let b, let inclusive):
+                    case .upperBound(let bound, let inclusive):
+                        let b = bound.fast
                         for r in 0 ..< n where state[r] == Classified.valid {
                             let v = numbers[r]
-                            if inclusive ? v > b : v >= b { hits.append(Hit(row: Int32(r), check: c32)) }
+                            if v > b {
+                                hits.append(Hit(row: Int32(r), check: c32))
+                            } else if !(v < b) {
+                                let c = compareExact(attr.type, column[r], ints[r], bytes, bound)
+                                if inclusive ? c > 0 : c >= 0 { hits.append(Hit(row: Int32(r), check: c32)) }
+                            }
                         }
                     case .integral:
-                        for r in 0 ..< n where state[r] == Classified.valid && numbers[r] != numbers[r].rounded() {
+                        for r in 0 ..< n where state[r] == Classified.valid && !isIntegral(numbers[r], column[r], bytes) {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .enumNumber(let allowed):
-                        for r in 0 ..< n where state[r] == Classified.valid && !allowed.contains(numbers[r]) {
+                        for r in 0 ..< n where state[r] == Classified.valid && !contains(allowed, numbers[r], column[r], bytes) {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .minLength(let min):
@@ -289,7 +301,12 @@ public enum ChunkEvaluator {
     }
 
     /// Classifies every row of a column as missing, wrong type or valid, parsing ordered values
-    /// into `numbers` (Double; dates as days, date-times as seconds) and integers into `ints`.
+    /// into `numbers` and integers into `ints`.
+    ///
+    /// `numbers` holds what the fast comparisons use: a number's correctly rounded double when
+    /// it has at most 15 significant digits, NaN when it has more (a SQLite REAL: its double);
+    /// a date's day; a date-time's whole second (floor), with `ints` 1 when it has a non-zero
+    /// fraction. See ``OrderedBound`` for how the exact values decide the rest.
     static func classify(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>,
                          _ excluded: [Bool], _ state: inout [UInt8], _ numbers: inout [Double],
                          _ ints: inout [Int64]) {
@@ -304,11 +321,11 @@ public enum ChunkEvaluator {
                     let p = ByteParsers.integer(text(cell, bytes))
                     guard p.valid else { return Classified.invalid }
                     ints[r] = p.value
-                    numbers[r] = Double(p.value)
+                    numbers[r] = comparableDouble(p.value)
                     return Classified.valid
                 case .integer:
                     ints[r] = cell.integerValue
-                    numbers[r] = Double(cell.integerValue)
+                    numbers[r] = comparableDouble(cell.integerValue)
                     return Classified.valid
                 default:
                     return Classified.invalid
@@ -318,13 +335,13 @@ public enum ChunkEvaluator {
             classifyRows(column, excluded, &state) { r, cell in
                 switch cell.tag {
                 case .text:
-                    let p = ByteParsers.decimal(text(cell, bytes))
+                    let p = ByteParsers.comparableDecimal(text(cell, bytes))
                     guard p.valid else { return Classified.invalid }
                     numbers[r] = p.value
                     return Classified.valid
                 case .integer:
                     ints[r] = cell.integerValue
-                    numbers[r] = Double(cell.integerValue)
+                    numbers[r] = comparableDouble(cell.integerValue)
                     return Classified.valid
                 case .real:
                     numbers[r] = cell.realValue
@@ -349,8 +366,9 @@ public enum ChunkEvaluator {
             }
         case .datetime:
             classifyRows(column, excluded, &state) { r, cell in
-                guard cell.tag == .text, let t = ByteParsers.datetime(text(cell, bytes)) else { return Classified.invalid }
-                numbers[r] = Double(t)
+                guard cell.tag == .text, let t = ByteParsers.instant(text(cell, bytes)) else { return Classified.invalid }
+                numbers[r] = Double(t.seconds)
+                ints[r] = t.hasFraction ? 1 : 0
                 return Classified.valid
             }
         }
@@ -367,7 +385,7 @@ public enum ChunkEvaluator {
     }
 
     @inline(__always)
-    private static func text(_ cell: Cell, _ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    static func text(_ cell: Cell, _ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
     }
 }

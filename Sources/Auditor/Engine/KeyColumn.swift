@@ -143,10 +143,36 @@ enum KeyEncoder {
                 }
             }
         case .decimal:
-            let v = c.numbers[r] == 0 ? 0 : c.numbers[r]
+            // Numerically equal values are equal keys (`1.0` and `1.00`). A value with at most
+            // 15 significant digits is keyed by its correctly rounded double (no other value
+            // has it); a longer one by its exact digits.
+            var v = c.numbers[r]
+            let cell = c.cells[r]
+            if v.isNaN || cell.tag == .real {
+                guard case .number(let exact)? = ChunkEvaluator.exactValue(.decimal, cell, bytes) else {
+                    int64(0x64, Int64(bitPattern: v.bitPattern))    // ±infinity
+                    return
+                }
+                guard let short = exact.shortDouble else {
+                    out.append(0x44)
+                    exact.appendKey(to: &out)
+                    return
+                }
+                v = short
+            }
+            if v == 0 { v = 0 }
             int64(0x64, Int64(bitPattern: v.bitPattern))
-        case .date, .datetime:
+        case .date:
             int64(0x74, Int64(c.numbers[r]))
+        case .datetime:
+            // The whole second, then the fraction's digits when it has any (`ints` is 1).
+            guard c.ints[r] != 0, let instant = ExactInstant(text: ChunkEvaluator.text(c.cells[r], bytes)) else {
+                int64(0x74, Int64(c.numbers[r]))
+                return
+            }
+            int64(0x75, instant.seconds)
+            withUnsafeBytes(of: UInt32(instant.fraction.count).littleEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: instant.fraction)
         case .boolean:
             let cell = c.cells[r]
             let value: Bool

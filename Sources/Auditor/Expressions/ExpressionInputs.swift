@@ -32,6 +32,20 @@ enum ExpressionInputs {
         for r in 0 ..< n where state[r] != valid && (state[r] != missing || !missingIsNull) {
             skipped[r] = true
         }
+        if type == .integer || type == .decimal {
+            // A valid number a double does not hold exactly (NaN from classify): its exact
+            // value, if a double holds it after all, else the record is skipped.
+            for r in 0 ..< n where state[r] == valid && numbers[r].isNaN {
+                let cell = column[r]
+                let exact: Double?
+                switch cell.tag {
+                case .integer: exact = exactDouble(cell.integerValue)
+                case .text: exact = type == .integer ? exactDouble(ints[r]) : exactDouble(ChunkEvaluator.text(cell, bytes))
+                default: exact = nil
+                }
+                if let exact { numbers[r] = exact } else { skipped[r] = true }
+            }
+        }
         switch type {
         case .integer, .decimal:
             return NumberColumn(values: Rows.zip(state, numbers) { s, v in s == valid ? v : .nan })
@@ -71,12 +85,9 @@ enum ExpressionInputs {
             let ok = type == .integer
                 ? parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
                     let p = ByteParsers.integer(t)
-                    return p.valid ? Double(p.value) : nil
+                    return p.valid ? exactDouble(p.value) : nil
                 }
-                : parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
-                    let p = ByteParsers.decimal(t)
-                    return p.valid ? p.value : nil
-                }
+                : parse(column, bytes, skip, missingIsNull, &skipped, &values) { exactDouble($0) }
             return ok ? NumberColumn(values: values) : nil
         case .boolean:
             var values = [UInt8](repeating: BoolColumn.unknown, count: n)
@@ -151,6 +162,23 @@ enum ExpressionInputs {
             }
         }
         return out.column
+    }
+
+    /// An integer as an expression number: exact up to 2^53, nil (the record is skipped)
+    /// beyond, where a double would round it.
+    @inline(__always)
+    static func exactDouble(_ value: Int64) -> Double? {
+        value.magnitude <= 1 << 53 && value != Int64.max && value != -Int64.max ? Double(value) : nil
+    }
+
+    /// A decimal text as an expression number: its correctly rounded double when it has at
+    /// most 15 significant digits (so comparisons between such numbers are exact); nil
+    /// otherwise (invalid, or more digits than a double holds: the record is skipped).
+    @inline(__always)
+    static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let p = ByteParsers.comparableDecimal(text)
+        guard p.valid else { return nil }
+        return p.value.isNaN ? ExactDecimal(text: text)?.shortDouble : p.value
     }
 
     /// The column type an attribute of a declared type loads as.

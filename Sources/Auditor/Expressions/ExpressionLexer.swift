@@ -163,6 +163,16 @@ struct ExpressionLexer {
         guard let value = Double(text), value.isFinite else {
             throw Failure(offset: start, message: "invalid number '\(text)'")
         }
+        // Expression numbers are doubles: refuse a literal a double cannot tell from its
+        // neighbours (more than 15 significant digits, unless an integer up to 2^53), rather
+        // than compare with a rounded value.
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter { $0 != "." }.drop { $0 == "0" }
+        let significant = mantissa.count - mantissa.reversed().prefix { $0 == "0" }.count
+        let exactInteger = Int64(text).map { $0 <= 1 << 53 } ?? false
+        guard significant <= 15 || exactInteger else {
+            throw Failure(offset: start, message: "number '\(text)' has \(significant) significant digits; expressions compute "
+                + "with 64-bit doubles, which hold 15 exactly; use min/max/enum on the attribute for exact bounds")
+        }
         return .number(value)
     }
 

@@ -17,8 +17,7 @@ struct StringToNumberNode: ExpressionNode {
                 case .length:
                     out[r] = Double(ByteParsers.scalarCount(text))
                 case .parse:
-                    let p = ByteParsers.decimal(text)
-                    if p.valid { out[r] = p.value }
+                    if let v = ExpressionInputs.exactDouble(text) { out[r] = v }
                 }
             }
         }

@@ -88,12 +88,12 @@ public struct Check: Sendable {
         case pattern(Pattern)
         /// Allowed values as UTF-8 bytes (text comparison), in declaration order.
         case enumText([[UInt8]])
-        /// Allowed values as numbers (integer and decimal attributes).
-        case enumNumber(Set<Double>)
-        /// A bound on the attribute's ordered value (numbers as Double, dates as days,
-        /// date-times as seconds); `inclusive` false for `exclusiveMin`/`exclusiveMax`.
-        case lowerBound(Double, inclusive: Bool)
-        case upperBound(Double, inclusive: Bool)
+        /// Allowed values as numbers (integer and decimal attributes), compared exactly.
+        case enumNumber(NumberSet)
+        /// A bound on the attribute's ordered value (numbers, dates as days, date-times with
+        /// their fraction), compared exactly; `inclusive` false for `exclusiveMin`/`exclusiveMax`.
+        case lowerBound(OrderedBound, inclusive: Bool)
+        case upperBound(OrderedBound, inclusive: Bool)
         case integral
         case unique
         /// A problem flagged by the reader (`csv.row.ragged`).

@@ -182,13 +182,12 @@ public enum RuleCompiler {
                 for item in items { texts.append(try item.string("an enum value")) }
                 let summary = "\(name) is one of \(texts.joined(separator: ", "))"
                 if a.type == .integer || a.type == .decimal {
-                    var numbers = Set<Double>()
+                    var numbers = [ExactDecimal]()
                     for (item, t) in zip(items, texts) {
-                        let parsed = Array(t.utf8).withUnsafeBufferPointer { ByteParsers.decimal($0) }
-                        guard parsed.valid else { throw item.error("enum value '\(t)' is not \(a.type.phrase)") }
-                        numbers.insert(parsed.value)
+                        guard let parsed = ExactDecimal(t) else { throw item.error("enum value '\(t)' is not \(a.type.phrase)") }
+                        numbers.append(parsed)
                     }
-                    return (.enumNumber(numbers), summary)
+                    return (.enumNumber(NumberSet(numbers)), summary)
                 }
                 return (.enumText(texts.map { Array($0.utf8) }), summary)
             case .integral:
@@ -251,25 +250,29 @@ public enum RuleCompiler {
         return Transitions(allowed: allowed)
     }
 
-    /// Parses a bound for an ordered type: numbers as Double, dates as days, date-times as seconds.
-    static func orderedConstant(_ v: ConfigNode, type: ValueType, what: String) throws(Diagnostic) -> Double {
+    /// Parses a bound for an ordered type, exactly: numbers at any length, dates as days,
+    /// date-times with every digit of their fraction.
+    static func orderedConstant(_ v: ConfigNode, type: ValueType, what: String) throws(Diagnostic) -> OrderedBound {
         let text = try v.string(what)
         let bytes = Array(text.utf8)
         switch type {
         case .integer, .decimal:
-            let r = bytes.withUnsafeBufferPointer { ByteParsers.decimal($0) }
-            guard r.valid else { throw v.error("\(what) must be a number like 0 or -12.5; got '\(text)'") }
-            return r.value
+            guard let exact = ExactDecimal(text) else {
+                throw v.error("\(what) must be a number like 0 or -12.5; got '\(text)'")
+            }
+            // The correctly rounded double (the C library's strtod; ±infinity past 1e308),
+            // which orders like the exact value.
+            return OrderedBound(fast: Double(text) ?? .nan, exact: .number(exact))
         case .date:
             guard let days = bytes.withUnsafeBufferPointer({ ByteParsers.date($0) }) else {
                 throw v.error("\(what) must be a date like 2020-01-31; got '\(text)'")
             }
-            return Double(days)
+            return OrderedBound(fast: Double(days), exact: nil)
         case .datetime:
-            guard let s = bytes.withUnsafeBufferPointer({ ByteParsers.datetime($0) }) else {
+            guard let instant = bytes.withUnsafeBufferPointer({ ExactInstant(text: $0) }) else {
                 throw v.error("\(what) must be a date-time like 2020-01-31T00:00:00Z; got '\(text)'")
             }
-            return Double(s)
+            return OrderedBound(fast: Double(instant.seconds), exact: .instant(instant))
         case .string, .boolean:
             throw v.error("\(what) does not apply to \(type.rawValue)")
         }

@@ -64,6 +64,49 @@ public enum ByteParsers {
         return decimalGeneral(p)
     }
 
+    /// ``decimal(_:)`` for comparisons that must be exact: the correctly rounded double of a
+    /// text of at most 19 bytes whose digits, read as one integer, stay below 10^15 (so at
+    /// most 15 significant digits: no two such texts of different values share a double),
+    /// NaN for every other valid text (compare those with ``ExactDecimal``).
+    /// - Returns: `(true, value or NaN)` for a valid decimal, `(false, 0)` otherwise.
+    /// - Complexity: O(n).
+    @inlinable @inline(__always)
+    public static func comparableDecimal(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
+        let n = p.count
+        guard n <= 19, let q = p.baseAddress else { return (decimalGeneral(p).valid, .nan) }
+        let negative = n > 0 && q[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        let integerStart = i
+        var mantissa: UInt64 = 0
+        while i < n {
+            let d = q[i] &- 48
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i &+= 1
+        }
+        if i == integerStart { return (false, 0) }
+        var fraction = 0
+        if i < n {
+            guard q[i] == UInt8(ascii: ".") else { return (false, 0) }
+            i &+= 1
+            let start = i
+            while i < n {
+                let d = q[i] &- 48
+                if d > 9 { return (false, 0) }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            if i == start { return (false, 0) }
+            fraction = n &- start
+        }
+        // At most 19 digits: no wrap-around. Below 10^15 the mantissa is an exact double and
+        // 10^fraction (fraction ≤ 17) too, so the one division rounds correctly.
+        if mantissa >= 1_000_000_000_000_000 { return (true, .nan) }
+        var value = Double(mantissa)
+        if fraction > 0 { value /= powersOfTen[fraction] }
+        return (true, negative ? -value : value)
+    }
+
     /// ``decimal(_:)`` for every length, counting significant digits (the specification).
     @usableFromInline @inline(never)
     static func decimalGeneral(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
@@ -184,7 +227,8 @@ public enum ByteParsers {
     /// Parses `YYYY-MM-DDTHH:MM:SS` with optional fractional seconds (`.123`), then `Z` or an
     /// offset `±HH:MM`; a real date, hour ≤ 23, minute and second ≤ 59, offset hours ≤ 23 and
     /// minutes ≤ 59.
-    /// - Returns: Seconds since 1970-01-01T00:00:00Z (fraction truncated), or `nil`.
+    /// - Returns: Seconds since 1970-01-01T00:00:00Z (fraction truncated: ``datetimeParts(_:)``
+    ///   keeps it, and bounds and uniqueness use it), or `nil`.
     /// - Complexity: O(1) for the fixed-width forms `…SSZ` (20 bytes) and `…SS±hh:mm`
     ///   (25 bytes), parsed as words; O(n) with a fraction (``datetimeGeneral(_:)``).
     @inlinable
@@ -217,6 +261,17 @@ public enum ByteParsers {
         guard hour <= 23, minute <= 59, second <= 59 else { return nil }
         let time = Int64(truncatingIfNeeded: hour &* 3600 &+ minute &* 60 &+ second)
         return Int64(days) &* 86400 &+ time &- offset
+    }
+
+    /// ``datetime(_:)``, and whether a non-zero fraction of a second follows the whole
+    /// seconds (``datetimeParts(_:)`` then gives its digits).
+    /// - Complexity: O(1) for the fixed-width forms without a fraction, O(n) otherwise.
+    @inlinable
+    public static func instant(_ p: UnsafeBufferPointer<UInt8>) -> (seconds: Int64, hasFraction: Bool)? {
+        let n = p.count
+        if n == 20 || n == 25, p[19] != UInt8(ascii: ".") { return datetime(p).map { ($0, false) } }
+        guard let parts = datetimeParts(p) else { return nil }
+        return (parts.seconds, p[parts.fraction].contains { $0 != UInt8(ascii: "0") })
     }
 
     /// `YYYY-MM-DD` at `q` (10 readable bytes) as a real calendar date.
@@ -271,6 +326,15 @@ public enum ByteParsers {
     /// forms, used for fractions and for whatever the fixed-width paths do not recognise.
     @usableFromInline
     static func datetimeGeneral(_ p: UnsafeBufferPointer<UInt8>) -> Int64? {
+        datetimeParts(p)?.seconds
+    }
+
+    /// Parses a date-time like ``datetime(_:)`` and keeps its fraction of a second.
+    /// - Returns: The whole seconds since 1970-01-01T00:00:00Z (the fraction, always positive,
+    ///   comes on top: `1969-12-31T23:59:59.5Z` is −1 and `.5`) and the indexes of the
+    ///   fraction's digits in `p` (empty without a fraction), or `nil`.
+    /// - Complexity: O(n).
+    public static func datetimeParts(_ p: UnsafeBufferPointer<UInt8>) -> (seconds: Int64, fraction: Range<Int>)? {
         let n = p.count
         guard n >= 20, p[10] == UInt8(ascii: "T"), p[13] == 0x3A, p[16] == 0x3A,
               let days = dateAt(p, 0),
@@ -278,11 +342,13 @@ public enum ByteParsers {
               hh <= 23, mm <= 59, ss <= 59
         else { return nil }
         var i = 19
+        var fraction = 19 ..< 19
         if p[i] == UInt8(ascii: ".") {
             i += 1
             let start = i
             while i < n, p[i] &- 48 <= 9 { i += 1 }
             if i == start { return nil }
+            fraction = start ..< i
         }
         guard i < n else { return nil }
         var offset = 0
@@ -297,7 +363,7 @@ public enum ByteParsers {
             return nil
         }
         guard i == n else { return nil }
-        return Int64(days) * 86400 + Int64(hh * 3600 + mm * 60 + ss) - Int64(offset)
+        return (Int64(days) * 86400 + Int64(hh * 3600 + mm * 60 + ss) - Int64(offset), fraction)
     }
 
     @inlinable

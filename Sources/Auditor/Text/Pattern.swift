@@ -13,8 +13,12 @@
 /// - Quantifiers `* + ? {n} {n,} {n,m}` (counts up to 1,000), lazy (`*?`) and possessive
 ///   (`*+`) forms. Lazy gives the same answer as greedy for a full match. Possessive is
 ///   treated as greedy, which is only exact when it repeats one class that cannot also start
-///   what follows (`[^,]*+,`); any other possessive quantifier is rejected, since PCRE's
-///   answer would differ (`a*+a` matches nothing there).
+///   what follows (`[^,]*+,`), or repeats a fixed count of something whose matches all have
+///   one length (`[a-z]{3}+`); any other possessive quantifier is rejected, since PCRE's
+///   answer would differ (`a*+a` and `(?:a|ab){1}+c` match nothing there).
+/// - Python's `re` with `re.ASCII` and PCRE without `(*UCP)` agree with these meanings; Python's
+///   default `re` and ICU have Unicode `\d \w \s`, and ICU's `.` also excludes `\r`, U+0085,
+///   U+2028 and U+2029 (see `PatternPythonCrossCheckTests`).
 /// - `^` at the start and `$` at the end of the pattern (or of a top-level branch) are
 ///   accepted and redundant.
 ///
