@@ -180,7 +180,8 @@ public struct AuditEngine: Sendable {
             for rule in entity.deleteRules where rule.rule == .deny && snapshots[ei]?.index.complete != true {
                 notEvaluated(rule.check)
             }
-            rules += outcomes
+            // Two entities of one source both carry its structural rules: report them once.
+            rules += outcomes.filter { o in o.entity != nil || !rules.contains { $0.id == o.id && $0.entity == nil } }
             records += pass.accumulator?.records ?? []
             entities.append(EntityOutcome(name: entity.name, source: entity.source, records: pass.summary.records,
                                           violatingRecords: pass.accumulator?.violatingRecords ?? 0,
