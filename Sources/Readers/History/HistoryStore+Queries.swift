@@ -83,7 +83,8 @@ extension HistoryStore {
             let s = try SQLiteStatement(connection: connection, sql: """
                 SELECT c.violations FROM rule_counts c
                 JOIN (SELECT id FROM runs WHERE outcome <> 'incomplete' ORDER BY id DESC LIMIT ?2) r ON c.run = r.id
-                WHERE (c.rule_id = ?1 OR (c.entity IS NULL AND c.rule_id || '@' || c.source = ?1))
+                WHERE (c.rule_id = ?1 OR (c.entity IS NULL AND (c.rule_id || '@' || c.source = ?1
+                                                             OR c.rule_id = ?1 || '@' || c.source)))
                       AND (?3 IS NULL OR c.source = ?3) ORDER BY c.run, c.position
                 """)
             try s.bind(1, rule)
