@@ -62,7 +62,7 @@ extension HTMLReporter.Page {
                 }
             }
             if let e = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == e.name }) {
-                out += "<p class=\"note\"><strong>Warning:</strong> \(HTMLText.escaped(NotEvaluatedText.warning(empty))).</p>\n"
+                out += "<p class=\"note\">Warning: \(HTMLText.escaped(NotEvaluatedText.warning(empty))).</p>\n"
             }
             out += rulesTable(g, group)
             // Violated rules: beyond the threshold first, most severe first, then tolerated.

@@ -51,8 +51,8 @@ enum NotEvaluatedText {
         if rule.skipped > 0 {
             return "\(input.path) was read, but every record lacked an input of the rule or had an invalid one"
         }
-        return "\(input.path) was read, but no record was checked (its condition matched none, its records were "
-            + "excluded by structural findings, or the data it compares with could not be read)"
+        return "\(input.path) was read, but no record was checked: its condition matched none, its records were "
+            + "excluded by structural findings, or the data it compares with was unavailable"
     }
 
     /// `2 rules not evaluated` / `none of the 6 rules was evaluated`, for verdict lines; nil when every
