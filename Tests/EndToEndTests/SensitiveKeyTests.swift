@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// With a `sensitive: true` key, findings show the key masked, but their fingerprints hash the
+/// real key: `--baseline` and `--fail-on-new` tell records apart, and the key value appears
+/// in no report, failures file or history.
+@Suite("Sensitive keys")
+struct SensitiveKeyTests {
+    static let rules = """
+        version: 1
+        sources:
+          people: { path: data.csv, csv: { header: true } }
+        entities:
+          P:
+            source: people
+            key: [id]
+            attributes:
+              id: { type: string, required: true, sensitive: true }
+              name: { type: string, minLength: 3 }
+
+        """
+    /// The keys: distinctive, so that a search for them cannot hit a line number or a size.
+    static let keys = ["KQ7X91ZP", "KM3Z28WB", "KT5V64JD"]
+    /// Day 1: the first and the third names are too short.
+    static let day1 = "id,name\n\(keys[0]),Al\n\(keys[1]),Bob\n\(keys[2]),Cy\n"
+    /// Day 2, re-sorted: the first still short (existing), the third fixed (resolved), the
+    /// second now short (new).
+    static let day2 = "id,name\n\(keys[2]),Cyd\n\(keys[1]),Bo\n\(keys[0]),Al\n"
+
+    @Test("new, existing and resolved are told apart by the real key, which no output shows")
+    func baselineWithSensitiveKey() throws {
+        let tmp = try Scratch("sensitive-key")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", Self.rules)
+        try tmp.write("data.csv", Self.day1)
+        try assertExecute(["run", "rules.yml", "--format", "json", "--output", "day1.json"], in: tmp.url, exitCode: 1)
+
+        try tmp.write("data.csv", Self.day2)
+        let outputs = ["r.json", "r.html", "r.xml", "r.sarif", "r.github", "f.csv", "f.jsonl", "h.sqlite"]
+        let run = try assertExecute(["run", "rules.yml", "--baseline", "day1.json", "--fail-on-new", "--color", "never", "-v",
+                                     "--report", "json:r.json", "--report", "html:r.html", "--report", "junit:r.xml",
+                                     "--report", "sarif:r.sarif", "--report", "github:r.github",
+                                     "--failures-out", "f.csv", "--history", "h.sqlite"],
+                                    in: tmp.url, exitCode: 1)
+        let json = try ReportJSON(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        let rule = try #require(json.rules(withID: "P.name.minLength").first)
+        let counts = try #require(rule["baseline"] as? [String: Any])
+        #expect(integer(counts["new"]) == 1 && integer(counts["existing"]) == 1 && integer(counts["resolved"]) == 1,
+                "\(counts)")
+        let samples = try #require(rule["samples"] as? [[String: Any]])
+        #expect(samples.map { "\($0["value"] as? String ?? "?") \($0["new"] as? Bool == true ? "new" : "existing")" }
+                == ["Bo new", "Al existing"])
+        #expect(samples.allSatisfy { $0["key"] as? String == "id=••••" })
+        #expect(run.stdoutLines.contains { $0.contains("Baseline day1.json: 1 new, 1 existing, 1 resolved findings") }, "\(run)")
+
+        // The JSONL failures file as well (the CSV one is written above).
+        try assertExecute(["run", "rules.yml", "--baseline", "day1.json", "-q", "--failures-out", "f.jsonl"], in: tmp.url, exitCode: 1)
+        var texts = ["stdout": run.stdout, "stderr": run.stderr]
+        for name in outputs { texts[name] = try Data(contentsOf: tmp.url.appendingPathComponent(name)) }
+        for (name, data) in texts {
+            for key in Self.keys {
+                #expect(data.range(of: Data(key.utf8)) == nil, "\(name) shows the sensitive key \(key)")
+            }
+        }
+        #expect(texts["f.csv"].map { String(decoding: $0, as: UTF8.self).contains("id=••••") } == true)
+    }
+
+    @Test("two runs of the same data: every finding existing, none new")
+    func sameDataIsExisting() throws {
+        let tmp = try Scratch("sensitive-key-same")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", Self.rules)
+        try tmp.write("data.csv", Self.day1)
+        try assertExecute(["run", "rules.yml", "--format", "json", "--output", "day1.json"], in: tmp.url, exitCode: 1)
+        // Re-sorted, unchanged: the masked keys are all alike, the real ones are not.
+        try tmp.write("data.csv", "id,name\n\(Self.keys[2]),Cy\n\(Self.keys[1]),Bob\n\(Self.keys[0]),Al\n")
+        try assertExecute(["run", "rules.yml", "--baseline", "day1.json", "--fail-on-new", "--format", "json", "--output", "r.json"],
+                          in: tmp.url, exitCode: 0)
+        let json = try ReportJSON(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        let counts = try #require(json.rules(withID: "P.name.minLength").first?["baseline"] as? [String: Any])
+        #expect(integer(counts["new"]) == 0 && integer(counts["existing"]) == 2 && integer(counts["resolved"]) == 0)
+    }
+}
