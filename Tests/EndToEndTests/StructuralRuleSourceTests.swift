@@ -117,6 +117,23 @@ struct StructuralRuleSourceTests {
         #expect(text.stdoutLines.contains { $0.hasPrefix("Department (") && $0.contains("no findings") }, "\(text)")
     }
 
+    @Test("a message catalog keys a structural message by id@source (that source) or by the bare id (every source)")
+    func catalogMessages() throws {
+        let tmp = try Self.scratch("structural-catalog")
+        defer { tmp.remove() }
+        try tmp.write("a.csv", Self.ragged)
+        try tmp.write("messages/xx.yml", """
+            locale: xx
+            rules:
+              csv.row.ragged: "ragged anywhere: {fields} fields"
+              csv.row.ragged@second: "ragged in second: {fields} fields"
+
+            """)
+        let run = try assertExecute(["run", "rules.yml", "--locale", "xx", "--color", "never"], in: tmp.url, exitCode: 1)
+        #expect(run.stdoutLines.contains("    a.csv:3: error: csv.row.ragged@first: ragged anywhere: 3 fields [id=2]"), "\(run)")
+        #expect(run.stdoutLines.contains("    b.csv:3: error: csv.row.ragged@second: ragged in second: 3 fields [id=2]"), "\(run)")
+    }
+
     /// The fingerprint an auditor wrote before structural ids were qualified, computed by an
     /// independent Python implementation of the documented algorithm (FNV-1a 64 over the
     /// bare rule id, the entity and the key, each followed by 0x1F, then the occurrence).
