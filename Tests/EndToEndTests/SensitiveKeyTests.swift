@@ -65,6 +65,49 @@ struct SensitiveKeyTests {
         #expect(texts["f.csv"].map { String(decoding: $0, as: UTF8.self).contains("id=••••") } == true)
     }
 
+    @Test("a cardinality finding (found after the pass) also hashes the real key")
+    func cardinalityWithSensitiveKey() throws {
+        let tmp = try Scratch("sensitive-key-cardinality")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              depts:  { path: d.csv, csv: { header: true } }
+              people: { path: p.csv, csv: { header: true } }
+            entities:
+              D:
+                source: depts
+                key: [code]
+                attributes: { code: { type: string, required: true, sensitive: true } }
+                relationships:
+                  members: { from: P.dept, minCount: 1 }
+              P:
+                source: people
+                key: [id]
+                attributes: { id: { type: integer }, dept: { type: string } }
+                relationships:
+                  dept: { attribute: dept, references: D.code }
+
+            """)
+        // Day 1: DB and DC have no member. Day 2: DC still none (existing), DD none (new), DB
+        // has one (resolved).
+        try tmp.write("d.csv", "code\nDAQ71X\nDBW28Z\nDCE93K\n")
+        try tmp.write("p.csv", "id,dept\n1,DAQ71X\n")
+        try assertExecute(["run", "rules.yml", "--format", "json", "--output", "day1.json"], in: tmp.url, exitCode: 1)
+        try tmp.write("d.csv", "code\nDCE93K\nDDR46M\nDBW28Z\nDAQ71X\n")
+        try tmp.write("p.csv", "id,dept\n1,DAQ71X\n2,DBW28Z\n")
+        let run = try assertExecute(["run", "rules.yml", "--baseline", "day1.json", "--format", "json", "--output", "r.json"],
+                                    in: tmp.url, exitCode: 1)
+        let json = try ReportJSON(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        let rule = try #require(json.rules.first { ($0["id"] as? String)?.hasSuffix(".members.minCount") == true }, "\(json.rules)")
+        let counts = try #require(rule["baseline"] as? [String: Any])
+        #expect(integer(counts["new"]) == 1 && integer(counts["existing"]) == 1 && integer(counts["resolved"]) == 1, "\(counts)")
+        let report = try Data(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        for key in ["DAQ71X", "DBW28Z", "DCE93K", "DDR46M"] {
+            #expect(report.range(of: Data(key.utf8)) == nil && !run.stderrText.contains(key), "the report shows \(key)")
+        }
+    }
+
     @Test("two runs of the same data: every finding existing, none new")
     func sameDataIsExisting() throws {
         let tmp = try Scratch("sensitive-key-same")

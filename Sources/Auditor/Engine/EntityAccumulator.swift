@@ -16,8 +16,8 @@ final class EntityAccumulator {
     private(set) var providedTables: [KeyTable]
     private let buildsProvided: Bool
     /// For cardinality findings on this entity: per provided key, per key index, the first
-    /// record's ordinal and key text.
-    private(set) var providedRecords: [[(ordinal: Int, key: String?)]]
+    /// record's ordinal, key text and, for a sensitive key, the real key its fingerprint hashes.
+    private(set) var providedRecords: [[(ordinal: Int, key: String?, identity: String?)]]
     /// Per reference key rule (this entity as child): referencing records per parent key index.
     private(set) var childCounts: [Int: [Int32]] = [:]
     /// Per freshness rule: the greatest valid value.
@@ -71,7 +71,8 @@ final class EntityAccumulator {
             keys.forEach { row, key in
                 let r = Int(row)
                 if table.insert(key, location: chunk.locations[r]).first == nil, tracksOrdinals {
-                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r)))
+                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r),
+                                                FindingBuilder.identityKey(entity, chunk, r)))
                 }
             }
         }
