@@ -108,6 +108,55 @@ struct SensitiveKeyTests {
         }
     }
 
+    @Test("a deny finding on a deleted parent (from the previous snapshot) also hashes the real key")
+    func denyWithSensitiveKey() throws {
+        let tmp = try Scratch("sensitive-key-deny")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              docs:    { path: docs.csv, csv: { header: true } }
+              folders: { path: folders.csv, csv: { header: true } }
+            entities:
+              Doc:
+                source: docs
+                key: [id]
+                attributes: { id: integer, folder: { type: string, sensitive: true } }   # the parent key, so sensitive too
+                relationships:
+                  folder: { attribute: folder, references: Folder.code }
+              Folder:
+                source: folders
+                key: [code]
+                attributes: { code: { type: string, sensitive: true } }
+                relationships:
+                  docs: { from: Doc.folder, deleteRule: deny }
+
+            """)
+        func day(previous: [String], folders: [String], docs: [String]) throws {
+            try tmp.write("old/folders.csv", "code\n" + previous.map { $0 + "\n" }.joined())
+            try tmp.write("old/docs.csv", "id,folder\n")
+            try tmp.write("folders.csv", "code\n" + folders.map { $0 + "\n" }.joined())
+            try tmp.write("docs.csv", "id,folder\n" + docs.enumerated().map { "\($0.offset + 1),\($0.element)\n" }.joined())
+        }
+        let previous = ["--previous", "docs=old/docs.csv", "--previous", "folders=old/folders.csv"]
+        // Day 1: FB and FC are deleted and still referenced. Day 2: FC again (existing), FD
+        // (new); FB is back (resolved).
+        try day(previous: ["FAX19Q", "FBY28W", "FCZ37E"], folders: ["FAX19Q"], docs: ["FBY28W", "FCZ37E"])
+        try assertExecute(["run", "rules.yml", "--format", "json", "--output", "day1.json"] + previous, in: tmp.url, exitCode: 1)
+        try day(previous: ["FCZ37E", "FAX19Q", "FBY28W", "FDV46R"], folders: ["FBY28W", "FAX19Q"], docs: ["FDV46R", "FCZ37E"])
+        let run = try assertExecute(["run", "rules.yml", "--baseline", "day1.json", "--format", "json", "--output", "r.json"] + previous,
+                                    in: tmp.url, exitCode: 1)
+        let json = try ReportJSON(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        let rule = try #require(json.rules(withID: "Folder.docs.deleteRule").first, "\(json.rules.map { $0["id"] ?? "?" })")
+        #expect(integer(rule["violations"]) == 2)
+        let counts = try #require(rule["baseline"] as? [String: Any])
+        #expect(integer(counts["new"]) == 1 && integer(counts["existing"]) == 1 && integer(counts["resolved"]) == 1, "\(counts)")
+        let report = try Data(contentsOf: tmp.url.appendingPathComponent("r.json"))
+        for key in ["FAX19Q", "FBY28W", "FCZ37E", "FDV46R"] {
+            #expect(report.range(of: Data(key.utf8)) == nil && !run.stderrText.contains(key), "the report shows \(key)")
+        }
+    }
+
     @Test("two runs of the same data: every finding existing, none new")
     func sameDataIsExisting() throws {
         let tmp = try Scratch("sensitive-key-same")

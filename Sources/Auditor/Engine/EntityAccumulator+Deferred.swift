@@ -136,7 +136,7 @@ extension EntityAccumulator {
             let deleted = index.deleted[Int(p)]
             let location = deleted?.location ?? RecordLocation(path: entity.displayPath, record: 0)
             addDeferred(check: rule.check, location: location, key: deleted?.key, value: String(n),
-                        parameters: ["count": String(n)], ordinal: nil, counted: true)
+                        parameters: ["count": String(n)], ordinal: nil, counted: true, identity: deleted?.identity)
         }
     }
 
