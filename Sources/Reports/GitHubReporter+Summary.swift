@@ -45,6 +45,12 @@ extension GitHubReporter {
             }
             head += "\n"
         }
+        let unevaluated = NotEvaluatedText.rules(report)
+        if !unevaluated.isEmpty {
+            head += "### Rules not evaluated\n\nNo record was checked: these rules did not pass.\n\n| Rule | Why |\n|---|---|\n"
+            for rule in unevaluated { head += "| \(md(rule.id)) | \(md(NotEvaluatedText.reason(rule, report))) |\n" }
+            head += "\n"
+        }
         var tail = "### Inputs\n\n| Path | Format | Records | Status |\n|---|---|---:|---|\n"
         for input in report.inputs {
             let status = input.complete ? "read completely"

@@ -61,6 +61,10 @@ public struct GitHubReporter: Reporter {
                  message: "Reading stopped after \(Plural.count(input.records, "record")); findings cover only those: "
                      + (input.error ?? "the reader gave no reason"))
         }
+        for empty in NotEvaluatedText.emptyEntities(report) {
+            emit("warning", file: empty.path, line: nil, title: "auditor: \(empty.entity.name) not evaluated",
+                 message: NotEvaluatedText.warning(empty))
+        }
         let explanation = RunExplanation(report: report)
         let failing = Set(explanation.failing.map(\.id))
         let ordered = report.rules.enumerated().filter { $0.element.violations > 0 }.sorted { a, b in

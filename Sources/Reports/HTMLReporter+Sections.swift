@@ -39,7 +39,8 @@ extension HTMLReporter.Page {
             + (report.gatesOnNew ? "<span class=\"badge st-existing\">existing only</span> at a failing severity, every "
                 + "finding in the baseline (--fail-on-new) · " : "")
             + "<span class=\"badge st-tolerated\">tolerated</span> within its threshold · "
-            + "<span class=\"badge st-passed\">passed</span> no violation</p>\n"
+            + "<span class=\"badge st-passed\">passed</span> no violation · "
+            + "<span class=\"badge st-not-evaluated\">not evaluated</span> no record checked: neither passed nor failed</p>\n"
         let paths = Dictionary(report.inputs.filter { !$0.isPrevious }.map { ($0.source, $0.path) },
                                uniquingKeysWith: { first, _ in first })
         for (g, group) in groups().enumerated() {
@@ -59,6 +60,9 @@ extension HTMLReporter.Page {
                         + lifecycle.samples.map { "<li>\(HTMLText.escaped(LifecycleText.change($0)))</li>" }.joined()
                         + "</ul></details>\n"
                 }
+            }
+            if let e = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == e.name }) {
+                out += "<p class=\"note\">Warning: \(HTMLText.escaped(NotEvaluatedText.warning(empty))).</p>\n"
             }
             out += rulesTable(g, group)
             // Violated rules: beyond the threshold first, most severe first, then tolerated.
@@ -91,6 +95,9 @@ extension HTMLReporter.Page {
             var requirement = HTMLText.escaped(rule.summary)
             if rule.skipped > 0 { requirement += " <span class=\"note\">(\(Plural.count(rule.skipped, "record")) not evaluated)</span>" }
             if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(NumberText.grouped(rule.suppressed)) suppressed: one root cause)</span>" }
+            if rule.status == .notEvaluated {
+                requirement += " <span class=\"note\">(not evaluated: \(HTMLText.escaped(NotEvaluatedText.reason(rule, report))))</span>"
+            }
             out += "<tr class=\"row-\(status(rule))\" data-rule=\"\(i)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td>\(badge(rule))</td><td>\(name)</td>"
                 + "<td class=\"sev-\(rule.severity.rawValue)\">\(rule.severity.rawValue)</td><td class=\"n\">\(rule.code)</td>"

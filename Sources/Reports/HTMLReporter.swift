@@ -163,6 +163,8 @@ extension HTMLReporter {
                         report.failingRules.isEmpty ? "" : "bad")
             out += card("Tolerated", NumberText.grouped(report.toleratedRules.count),
                         report.toleratedRules.isEmpty ? "" : "soft")
+            let unevaluated = NotEvaluatedText.rules(report).count
+            out += card("Not evaluated", NumberText.grouped(unevaluated), unevaluated == 0 ? "" : "soft")
             out += card("Violations", NumberText.grouped(violations))
             if let b = report.baseline {
                 out += card("New findings", NumberText.grouped(b.newFindings), b.newFindings > 0 ? "bad" : "")

@@ -10,8 +10,9 @@ import Auditor
 /// per line (GitLab shows the text, not only `message`). The failure is written whatever the
 /// rule's severity; `message` starts with the severity, and the exit status, not JUnit,
 /// applies `--fail-on`. A tolerated rule passes, with the detail in `<system-out>`. A rule
-/// with no evaluated record (its input could not be read) is `<skipped>`, and an input that
-/// was not read completely adds a test case with an `<error>`.
+/// with no evaluated record is `<skipped>` with the reason (its input could not be read, has
+/// no records, or no record was checked), and an input that was not read completely adds a
+/// test case with an `<error>`.
 ///
 /// Against a baseline, a failure's `message` ends with the rule's new, existing and resolved
 /// counts, its text says so (and, under `--fail-on-new`, whether the rule fails the run),
@@ -113,9 +114,11 @@ public struct JUnitReporter: Reporter {
             case .passed:
                 cases += "    <testcase \(attributes)/>\n"
             case .notEvaluated:
+                // Why depends on the input: unreadable, empty, or read with no record checked.
                 counts.skipped += 1
-                cases += "    <testcase \(attributes)>\n      <skipped message=\"not evaluated: no record of "
-                    + "\(path) could be read\"/>\n    </testcase>\n"
+                let reason = NotEvaluatedText.reason(rule, report)
+                cases += "    <testcase \(attributes)>\n      <skipped message=\"\(XMLText.escaped("not evaluated: " + reason))\">"
+                    + "\(XMLText.escaped("\(rule.id) was not evaluated, so it did not pass: \(reason)."))</skipped>\n    </testcase>\n"
             case .tolerated:
                 cases += "    <testcase \(attributes)>\n      <system-out>\(multiline(detail(rule, report, counted)))</system-out>\n"
                     + "    </testcase>\n"

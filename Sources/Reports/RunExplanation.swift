@@ -70,6 +70,11 @@ struct RunExplanation {
             }
         }
         if out.isEmpty { out.append("no rule violated") }
+        // A rule that evaluated no record did not pass: say so, and name empty inputs.
+        if let unevaluated = NotEvaluatedText.summary(report) {
+            let empty = NotEvaluatedText.emptyEntities(report).map { "\($0.path) has no records" }
+            out.append(unevaluated + (empty.isEmpty ? "" : ": " + empty.joined(separator: ", ")))
+        }
         return out
     }
 

@@ -147,13 +147,28 @@ public struct SARIFReporter: Reporter {
     }
 
     func invocation(_ report: AuditReport) -> JSONValue {
-        let notifications: [JSONValue] = report.inputs.filter { !$0.complete }.map { input in
+        var notifications: [JSONValue] = report.inputs.filter { !$0.complete }.map { input in
             .object([
                 "level": .string("error"),
                 "message": .object(["text": .string("\(input.path) could not be read completely after "
                     + "\(Plural.count(input.records, "record")): \(input.error ?? "the reader gave no reason")")]),
                 "locations": .array([location(path: input.path, line: 1, logical: nil)]),
             ])
+        }
+        // A rule with no result may have passed or not run: the ones that did not run say so.
+        let paths = Dictionary(report.inputs.filter { !$0.isPrevious }.map { ($0.source, $0.path) }, uniquingKeysWith: { a, _ in a })
+        var noted = Set<String>()
+        for rule in report.rules where rule.status == .notEvaluated && noted.insert(rule.id).inserted {
+            var members: [JSONValue.Member] = [
+                JSONValue.Member(key: "level", value: .string("warning")),
+                JSONValue.Member(key: "message", value: .object(["text": .string(
+                    "\(rule.id) was not evaluated, so it did not pass: \(NotEvaluatedText.reason(rule, report))")])),
+            ]
+            if let path = paths[rule.source] {
+                members.append(JSONValue.Member(key: "locations", value: .array([location(path: path, line: 1, logical: nil)])))
+            }
+            members.append(JSONValue.Member(key: "associatedRule", value: .object(["id": .string(rule.id)])))
+            notifications.append(.object(members))
         }
         return .object([
             "executionSuccessful": .bool(report.complete),

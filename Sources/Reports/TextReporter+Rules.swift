@@ -44,17 +44,21 @@ extension TextReporter.Renderer {
                                                                  : a.offset < b.offset
             }
             .map(\.element)
-        let passing = group.rules.filter { $0.violations == 0 }
+        let passing = group.rules.filter { $0.status == .passed }
+        let unevaluated = group.rules.filter { $0.status == .notEvaluated }
         var lines = [groupTitle(group, clean: violated.isEmpty)]
+        if let entity = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == entity.name }) {
+            lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty)))")
+        }
         if let lifecycle = group.entity?.lifecycle {
             lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle)))
             if verbose {
                 lines += lifecycle.samples.map { "    " + TerminalText.escaped(LifecycleText.change($0)) }
             }
         }
-        if violated.isEmpty && !verbose { return lines }
+        if violated.isEmpty && !verbose { return lines + unevaluatedSummary(unevaluated, group: group) }
 
-        let rows = violated + (verbose ? passing : [])
+        let rows = violated + (verbose ? passing + unevaluated : [])
         let columns = RuleColumns(rules: rows)
         for rule in violated {
             lines.append(ruleRow(rule, columns: columns))
@@ -63,8 +67,10 @@ extension TextReporter.Renderer {
         }
         if verbose {
             lines += passing.map { ruleRow($0, columns: columns) }
-        } else if !passing.isEmpty {
-            lines.append(passingSummary(passing))
+            lines += unevaluated.map { ruleRow($0, columns: columns) }
+        } else {
+            if !passing.isEmpty { lines.append(passingSummary(passing)) }
+            lines += unevaluatedSummary(unevaluated, group: group)
         }
         if let resolved = resolvedSummary(passing) { lines.append(resolved) }
         return lines
@@ -88,7 +94,17 @@ extension TextReporter.Renderer {
         }
         if clean {
             parts.append("no findings")
-            parts.append(group.rules.isEmpty ? "no rules" : "\(Plural.count(group.rules.count, "rule")) passed")
+            let unevaluated = group.rules.filter { $0.status == .notEvaluated }.count
+            let passed = group.rules.count - unevaluated
+            if group.rules.isEmpty {
+                parts.append("no rules")
+            } else if unevaluated == 0 {
+                parts.append("\(Plural.count(passed, "rule")) passed")
+            } else if passed == 0 {
+                parts.append("\(Plural.count(unevaluated, "rule")) not evaluated")
+            } else {
+                parts.append("\(Plural.count(passed, "rule")) passed, \(NumberText.grouped(unevaluated)) not evaluated")
+            }
         }
         return "\(style.apply(.bold, group.title)) (\(path)): " + parts.joined(separator: ", ")
     }
@@ -98,12 +114,13 @@ extension TextReporter.Renderer {
         var id = 0
         var code = 0
         var count = 0
-        /// The status word: 7 (`warning`), or 9 when a row says `tolerated`.
+        /// The status word: 7 (`warning`), 9 when a row says `tolerated`, 13 for `not evaluated`.
         var word = 7
 
         init(rules: [RuleOutcome]) {
             for rule in rules {
-                if rule.status == .tolerated { word = 9 }
+                if rule.status == .tolerated { word = max(word, 9) }
+                if rule.status == .notEvaluated { word = 13 }
                 id = max(id, TerminalText.escaped(rule.id).count)
                 code = max(code, String(rule.code).count)
                 count = max(count, TextReporter.Renderer.countText(rule).count)
@@ -124,8 +141,10 @@ extension TextReporter.Renderer {
     /// ends with `[threshold exceeded: …]`, so the reader sees why it counts.
     private func ruleRow(_ rule: RuleOutcome, columns: RuleColumns) -> String {
         let tolerated = rule.status == .tolerated
-        let word = tolerated ? "tolerated" : rule.violations > 0 ? rule.severity.rawValue : "passed"
-        let styledWord = tolerated ? style.apply(.dim, word)
+        let unevaluated = rule.status == .notEvaluated
+        let word = tolerated ? "tolerated" : rule.violations > 0 ? rule.severity.rawValue
+            : unevaluated ? "not evaluated" : "passed"
+        let styledWord = tolerated || unevaluated ? style.apply(.dim, word)
             : rule.violations > 0 ? style.severity(rule.severity, word) : style.apply(.green, word)
         let coloredWord = styledWord + padded("", columns.word - word.count)
         let id = TerminalText.escaped(rule.id)
@@ -138,6 +157,7 @@ extension TextReporter.Renderer {
         }
         if rule.skipped > 0 { notes.append("\(Plural.count(rule.skipped, "record")) not evaluated") }
         if rule.suppressed > 0 { notes.append("\(NumberText.grouped(rule.suppressed)) suppressed: one root cause") }
+        if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report))) }
         if verbose, let at = rule.definedAt { notes.append("defined at \(TerminalText.escaped(at))") }
         let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
@@ -173,6 +193,26 @@ extension TextReporter.Renderer {
         return "\(TerminalText.escaped(finding.location.description)): "
             + "\(style.severity(finding.severity, finding.severity.rawValue)): "
             + "\(style.ruleID(TerminalText.escaped(finding.ruleID))): \(TerminalText.escaped(finding.message))\(suffix)"
+    }
+
+    /// `  not evaluated  2 rules: person.dept_id.fk, person.licence_age (why)`, one line per
+    /// distinct reason; nothing when every rule evaluated a record. An entity whose input has
+    /// no records already has its warning line.
+    private func unevaluatedSummary(_ rules: [RuleOutcome], group: RuleGroup) -> [String] {
+        var reasons: [String] = []
+        var byReason: [String: [RuleOutcome]] = [:]
+        for rule in rules {
+            let reason = NotEvaluatedText.reason(rule, report)
+            if byReason[reason] == nil { reasons.append(reason) }
+            byReason[reason, default: []].append(rule)
+        }
+        return reasons.map { reason in
+            let ids = (byReason[reason] ?? []).map { style.ruleID(TerminalText.escaped($0.id)) }
+            let shown = ids.count <= 4 ? ids : Array(ids.prefix(3))
+            var text = "  \(style.apply(.dim, "not evaluated"))  \(Plural.count(ids.count, "rule")): " + shown.joined(separator: ", ")
+            if shown.count < ids.count { text += " and \(NumberText.grouped(ids.count - shown.count)) more" }
+            return text + " (\(TerminalText.escaped(reason)))"
+        }
     }
 
     /// `  passed   20 rules: person.id.required, person.id.unique, person.age.range and 17 more (--verbose lists them)`.

@@ -142,8 +142,10 @@ extension TextReporter {
             }
             let totals = recordTotals
             let violated = report.violatedRules.count
+            let unevaluated = NotEvaluatedText.rules(report).count
             if violated == 0 {
-                parts.append(Plural.count(report.rules.count, "rule"))
+                parts.append(Plural.count(report.rules.count, "rule")
+                             + (unevaluated > 0 ? " (\(NumberText.grouped(unevaluated)) not evaluated)" : ""))
                 parts.append(Plural.count(totals.records, "record") + (incomplete > 0 ? " read" : ""))
                 parts.append("no findings")
             } else {
@@ -153,6 +155,7 @@ extension TextReporter {
                          + (tolerated > 0 ? ", \(NumberText.grouped(tolerated)) tolerated)" : ")"))
                 parts.append("\(NumberText.grouped(totals.withFindings)) of "
                              + "\(Plural.count(totals.records, "record")) with findings")
+                if unevaluated > 0 { parts.append("\(Plural.count(unevaluated, "rule")) not evaluated") }
             }
             let prefix = "auditor \(TerminalText.escaped(report.toolVersion)): "
                 + "\(TerminalText.escaped(report.rulesFile)): "
@@ -222,7 +225,10 @@ extension TextReporter {
                        : "\(Plural.count(violated, "rule")) violated in the records read, "
                          + failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)") + toleratedNote)
             }
-            return "Result: \(verdictWord)\(detail)"
+            let unevaluated = NotEvaluatedText.summary(report).map { "; " + $0 } ?? ""
+            let empty = NotEvaluatedText.emptyEntities(report).map { "\(TerminalText.escaped($0.path)) has no records" }
+            let emptyNote = empty.isEmpty ? "" : ": " + empty.joined(separator: ", ")
+            return "Result: \(verdictWord)\(detail)\(unevaluated)\(emptyNote)"
         }
     }
 }

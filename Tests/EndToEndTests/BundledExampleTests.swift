@@ -57,7 +57,7 @@ struct BundledExampleTests {
                 "no entity header for Person\n\(text)")
 
         // `path:line: severity: rule: message`, indented under its rule.
-        let sampleLine = #"^\s+examples/people/people\.csv:[0-9]+: (error|warning|info): [A-Za-z0-9_.]+: \S.*$"#
+        let sampleLine = #"^\s+examples/people/people\.csv:[0-9]+: (error|warning|info): [A-Za-z0-9_.@]+: \S.*$"#
         let samples = lines.filter { $0.range(of: sampleLine, options: .regularExpression) != nil }
         #expect(samples.count >= 20, "only \(samples.count) sample lines\n\(text)")
 

@@ -106,7 +106,7 @@ struct RootCauseTests {
         let run = try Auditor.run(["run", "rules.yml", "--format", "json"], in: tmp.url)
         #expect(run.status == 1, "\(run)")
         let report = try ReportJSON(run.stdout)
-        #expect(report.rules(withID: "csv.encoding").compactMap { integer($0["violations"]) }.reduce(0, +) == 1)
+        #expect(report.rules(withID: "csv.encoding@people").compactMap { integer($0["violations"]) }.reduce(0, +) == 1)
     }
 
     // MARK: A whole column failing its type

@@ -100,23 +100,33 @@ import Testing
                 == "0000000000000000FFFFFFFFFFFFFFFF")
     }
 
-    @Test func structuralRulesAreKeptApartBySource() throws {
+    /// Run 1 as an auditor before qualified structural ids recorded it (bare `csv.row.ragged`
+    /// in two sources), runs 2 and 3 with `csv.row.ragged@<source>`: each source's counts
+    /// continue under its qualified id.
+    @Test func structuralRulesAreKeptApartBySourceAcrossTheIDChange() throws {
         let dir = try TemporaryDirectory()
         let store = try HistoryStore(path: dir.path("h.sqlite"))
-        for (n, ragged) in [(6, 0), (7, 1)].enumerated() {
+        for (n, ragged) in [(6, 0), (7, 1), (8, 2)].enumerated() {
             var r = Self.report(at: Self.day + Double(n), short: 0, pattern: 0)
             for (source, count) in [("people", ragged.0), ("departments", ragged.1)] {
-                r.rules.append(RuleOutcome(id: "csv.row.ragged", entity: nil, source: source, attribute: nil,
+                let id = n == 0 ? "csv.row.ragged" : StructuralRuleID.qualified("csv.row.ragged", source: source)
+                r.rules.append(RuleOutcome(id: id, entity: nil, source: source, attribute: nil,
                                            kind: "structure", severity: .error, code: 1, summary: "rows have every field",
                                            evaluated: 10, violations: count, samples: []))
             }
             try store.record(report: r, rulesSHA256: nil, inputHashes: [:])
         }
-        #expect(try store.recentCounts(rule: "csv.row.ragged", source: "people", last: 7) == [6, 7])
-        #expect(try store.recentCounts(rule: "csv.row.ragged", source: "departments", last: 7) == [0, 1])
-        #expect(try store.recentCounts(last: 7)[HistoryRuleKey(id: "csv.row.ragged", source: "departments")] == [0, 1])
+        #expect(try store.recentCounts(rule: "csv.row.ragged", source: "people", last: 7) == [6, 7, 8])
+        #expect(try store.recentCounts(rule: "csv.row.ragged@people", last: 7) == [6, 7, 8])
+        #expect(try store.recentCounts(rule: "csv.row.ragged@departments", last: 7) == [0, 1, 2])
+        let recent = try store.recentCounts(last: 7)
+        #expect(recent[HistoryRuleKey(id: "csv.row.ragged@departments", source: "departments")] == [0, 1, 2])
+        #expect(recent[HistoryRuleKey(id: "csv.row.ragged", source: "departments")] == nil)
         let ragged = try store.overview(last: 5, rule: "csv.row.ragged").rules
-        #expect(ragged.map(\.source) == ["people", "departments"] && ragged.map(\.counts) == [[6, 7], [0, 1]])
+        #expect(ragged.map(\.id) == ["csv.row.ragged@people", "csv.row.ragged@departments"])
+        #expect(ragged.map(\.counts) == [[6, 7, 8], [0, 1, 2]])
+        let one = try store.overview(last: 5, rule: "csv.row.ragged@departments").rules
+        #expect(one.map(\.source) == ["departments"] && one.map(\.counts) == [[0, 1, 2]])
         #expect(throws: AuditError.self) { try store.overview(last: 5, rule: "csv.row.raged") }
     }
 

@@ -26,7 +26,8 @@ extension Fixture {
         var counter = FingerprintCounter()
         func stamped(_ f: Finding) -> Finding {
             var f = f
-            f.fingerprint = counter.next(f)
+            // The engine hashes a structural rule's bare id (fingerprints predate `@source`).
+            f.fingerprint = counter.next(f, ruleID: f.entity == nil ? StructuralRuleID.readerID(f.ruleID, source: "people") : nil)
             return f
         }
         let name = [
@@ -44,11 +45,11 @@ extension Fixture {
                             value: "jo.example.com", "Email must look like name@host.")),
         ]
         let ragged = [
-            stamped(finding("csv.row.ragged", 2101, .error, nil, nil, csv(58, 57), key: nil, value: "7 fields",
+            stamped(finding("csv.row.ragged@people", 2101, .error, nil, nil, csv(58, 57), key: nil, value: "7 fields",
                             "Row has 7 fields but the header has 6; check the quoting near 'Smith, Jr'.")),
         ]
         var plans = [
-            Plan(rule: RuleOutcome(id: "csv.row.ragged", entity: nil, source: "people", attribute: nil, kind: "structure",
+            Plan(rule: RuleOutcome(id: "csv.row.ragged@people", entity: nil, source: "people", attribute: nil, kind: "structure",
                                    severity: .error, code: 2101, summary: "every row has as many fields as the header",
                                    evaluated: 500, violations: 2, samples: ragged),
                  newSamples: [false], new: 0, resolved: 0, trend: [2, 2, 2, 2, 2, 2, 2, 2]),

@@ -5,7 +5,7 @@ extension Fixture {
     /// Two entities (CSV and SQLite), a structural rule, sampled rules, a masked sensitive value,
     /// a warning and errors, and per-record groups; fails at `--fail-on error`.
     static let failing: Fixture = {
-        let ragged = finding("csv.row.ragged", 2101, .error, nil, nil, csv(812, 811), key: nil,
+        let ragged = finding("csv.row.ragged@people", 2101, .error, nil, nil, csv(812, 811), key: nil,
                              value: "7 fields", "Row has 7 fields but the header has 6; check the quoting near 'Smith, Jr'.")
         let name77 = finding("person.name.length", 1670, .error, "Person", "name", csv(77, 76), key: "id=76",
                              value: "Al", "Name must be 3 to 32 characters; got 'Al'.")
@@ -33,7 +33,7 @@ extension Fixture {
                                  key: "order_id=1002", value: nil, "Status must be one of 'new', 'paid', 'shipped'.")
 
         let personRules = [
-            rule("csv.row.ragged", nil, "people", nil, "structure", .error, 2101,
+            rule("csv.row.ragged@people", nil, "people", nil, "structure", .error, 2101,
                  "every row has as many fields as the header", evaluated: 2000, violations: 1, samples: [ragged]),
             rule("person.id.required", "Person", "people", "id", "required", .error, 1570,
                  "id is present", evaluated: 2000),

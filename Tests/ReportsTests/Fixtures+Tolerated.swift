@@ -46,7 +46,7 @@ extension Fixture {
                         kind: "maxLength", severity: .info, code: 1660, summary: "notes has at most 10 characters",
                         evaluated: 500, violations: 1, samples: note, definedAt: at(35)),
         ]
-        rules.insert(RuleOutcome(id: "csv.row.ragged", entity: nil, source: "people", attribute: nil, kind: "structure",
+        rules.insert(RuleOutcome(id: "csv.row.ragged@people", entity: nil, source: "people", attribute: nil, kind: "structure",
                                  severity: .error, code: 2101, summary: "every record has as many fields as the header",
                                  evaluated: 500, violations: 0, samples: []), at: 0)
         let records = [

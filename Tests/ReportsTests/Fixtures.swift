@@ -12,7 +12,7 @@ struct Fixture: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let all = [passing, failing, incomplete, hostile, tolerated, xss, baseline]
+    static let all = [passing, failing, incomplete, hostile, tolerated, xss, baseline, unevaluated]
 
     /// 2026-11-20T02:00:00.000Z: fixed so goldens are stable.
     static let startedAt = Date(timeIntervalSince1970: 1_795_140_000)

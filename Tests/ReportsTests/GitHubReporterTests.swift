@@ -96,12 +96,12 @@ struct GitHubBaselineTests {
                 + "Name must be 3 to 32 characters; got 'Jo'. [id=300] (new: not in the baseline)")
         #expect(annotations.filter { $0.hasPrefix("::error ") }.count == 2, "only the new findings are errors")
         #expect(annotations.filter { $0.contains("existing)::") }.allSatisfy { $0.hasPrefix("::notice ") })
-        #expect(annotations.contains { $0.hasPrefix("::notice file=people.csv,line=58,title=csv.row.ragged (error 2101%2C existing)::") })
+        #expect(annotations.contains { $0.hasPrefix("::notice file=people.csv,line=58,title=csv.row.ragged@people (error 2101%2C existing)::") })
 
         var ungated = Fixture.baseline.report
         ungated.failOnNew = false
         let plain = GitHubReporter().render(ungated).split(separator: "\n")
-        #expect(plain.contains { $0.hasPrefix("::error file=people.csv,line=58,title=csv.row.ragged (error 2101%2C existing)::")
+        #expect(plain.contains { $0.hasPrefix("::error file=people.csv,line=58,title=csv.row.ragged@people (error 2101%2C existing)::")
                                   && $0.hasSuffix("(existing: in the baseline)") })
     }
 
@@ -111,7 +111,7 @@ struct GitHubBaselineTests {
         #expect(md.contains("Baseline out/baseline.json: 5 new, 18 existing, 6 resolved findings; --fail-on-new"))
         #expect(md.contains("| Status | Rule | Severity | Violations | New | Existing | Resolved | Trend | Rate |"))
         #expect(md.contains("| **failed** | person.name.length | error | 12 of 500 | **5** | 7 | 1 | ▅▄▅▅▅▅▄█ 5 → 12 **jumped** |"))
-        #expect(md.contains("| existing only | csv.row.ragged |"))
+        #expect(md.contains("| existing only | csv.row.ragged@people |"))
         #expect(!GitHubReporter().summaryMarkdown(Fixture.failing.report).contains("Baseline"))
     }
 }

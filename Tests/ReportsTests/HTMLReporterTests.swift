@@ -131,7 +131,7 @@ struct HTMLBaselineTests {
         let newSamples = report.rules.flatMap(\.samples).filter { $0.isNew == true }.count
         let newInRecords = report.records.flatMap(\.findings).filter { $0.isNew == true }.count
         #expect(page.components(separatedBy: "<span class=\"badge new\">new</span>").count - 1 == newSamples + newInRecords)
-        #expect(page.contains("<tr class=\"row-existing\""), "csv.row.ragged: every finding in the baseline")
+        #expect(page.contains("<tr class=\"row-existing\""), "csv.row.ragged@people: every finding in the baseline")
         #expect(page.contains("<span class=\"badge st-existing\">existing only</span>"))
         #expect(page.contains("<dt>New findings</dt><dd>5</dd>"))
         #expect(page.contains("baseline <span class=\"mono\">out/baseline.json</span> · --fail-on-new · history run 12"))

@@ -95,9 +95,9 @@ struct TextReporterTests {
     @Test("rules that no entity lists are still reported, under their source")
     func orphanRules() {
         var report = Fixture.failing.report
-        report.entities[0].ruleIDs.removeFirst()  // csv.row.ragged
+        report.entities[0].ruleIDs.removeFirst()  // csv.row.ragged@people
         let text = TextReporter().render(report)
-        #expect(text.contains("source people (people.csv): 2,000 records, 1 violation\n  error    csv.row.ragged"))
+        #expect(text.contains("source people (people.csv): 2,000 records, 1 violation\n  error    csv.row.ragged@people"))
     }
 
     @Test("terminal escaping", arguments: [

@@ -183,7 +183,8 @@ public struct AuditEngine: Sendable {
             }
             var entityRecords = pass.accumulator?.records ?? []
             if let acc = pass.accumulator { RootCause.collapseFailedColumns(&outcomes, records: &entityRecords, acc) }
-            rules += outcomes
+            // Two entities of one source both carry its structural rules: report them once.
+            rules += outcomes.filter { o in o.entity != nil || !rules.contains { $0.id == o.id && $0.entity == nil } }
             records += entityRecords
             entities.append(EntityOutcome(name: entity.name, source: entity.source, records: pass.summary.records,
                                           violatingRecords: pass.accumulator?.violatingRecords ?? 0,

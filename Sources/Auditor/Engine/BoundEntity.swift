@@ -11,8 +11,15 @@ public struct BoundEntity: Sendable {
     public var inputFields: [String]
     /// The key attributes' columns, with their names.
     public var keyColumns: [(name: String, column: Int)]
-    /// Slot of each structural rule id.
+    /// Whether a key attribute is `sensitive` (findings show its key masked).
+    public var hasSensitiveKey: Bool
+    /// Slot of each structural rule, by the reader's own id (`csv.row.ragged`, as chunk
+    /// issues name it).
     public var structuralSlots: [String: Int]
+    /// The reader's own id of the structural rule in each of the first slots (the report's id
+    /// is qualified with the source: ``StructuralRuleID``).
+    public var structuralIDs: [String]
+    /// Message of each structural rule, by the reader's own id.
     public var structuralMessages: [String: MessageTemplate]
     public var locationStyle: LocationStyle
     public var displayPath: String
@@ -37,9 +44,12 @@ public struct BoundEntity: Sendable {
         var messages = [String: MessageTemplate]()
         var rules = [RuleInfo]()
         for (i, s) in structural.enumerated() {
+            // The report's id names the source: two CSV sources both have `csv.row.ragged`.
+            let id = StructuralRuleID.qualified(s.id, source: plan.source)
             slots[s.id] = i
-            messages[s.id] = (try? MessageTemplate(catalog.byRule[s.id] ?? s.message)) ?? (try? MessageTemplate(s.summary))
-            rules.append(RuleInfo(id: s.id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
+            let text = catalog.byRule[id] ?? catalog.byRule[s.id] ?? s.message
+            messages[s.id] = (try? MessageTemplate(text)) ?? (try? MessageTemplate(s.summary))
+            rules.append(RuleInfo(id: id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
                                   severity: s.severity, code: s.code, summaries: [s.summary]))
         }
         bound.rules = rules + plan.rules
@@ -72,9 +82,11 @@ public struct BoundEntity: Sendable {
         self.keyColumns = plan.key.compactMap { k in
             plan.attributes.firstIndex { $0.name == k }.map { (k, columns[$0]) }
         }.filter { $0.column >= 0 }
+        self.hasSensitiveKey = plan.attributes.contains { plan.key.contains($0.name) && $0.sensitive }
         self.keyAttributes = Set(plan.keyRules.flatMap(\.shape.attributes) + plan.providedKeys.flatMap(\.attributes))
         self.inputFields = inputFields ?? schema.fields
         self.structuralSlots = slots
+        self.structuralIDs = structural.map(\.id)
         self.structuralMessages = messages
         self.locationStyle = locationStyle
         self.displayPath = displayPath

@@ -6,8 +6,9 @@ extension EntityAccumulator {
     ///     nil for a table rule.
     /// - Parameter counted: Count every call as a violation even without an ordinal (a finding
     ///   about a record outside this input, such as a deleted one).
+    /// - Parameter identity: The record's real key when `key` is masked (fingerprints only).
     func addDeferred(check ci: Int, location: RecordLocation, key: String?, value: String?,
-                     parameters: [String: String], ordinal: Int?, counted: Bool = false) {
+                     parameters: [String: String], ordinal: Int?, counted: Bool = false, identity: String? = nil) {
         let check = entity.plan.checks[ci]
         let rule = entity.plan.rules[check.slot]
         let message = check.message.render { p in
@@ -17,7 +18,7 @@ extension EntityAccumulator {
         var finding = Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: entity.plan.name,
                               attribute: check.attribute.map { entity.plan.attributes[$0].name }, location: location,
                               key: key, value: value, message: message)
-        stamp(&finding, slot: check.slot)
+        stamp(&finding, slot: check.slot, key: identity)
         if counted {
             counts[check.slot] += 1
             if records.count < maxSamples {
@@ -126,7 +127,7 @@ extension EntityAccumulator {
             guard let check else { continue }
             let loc = FindingBuilder.location(entity, ordinal: record.ordinal, value: providedTables[rule.providedKey].locations[k])
             addDeferred(check: check, location: loc, key: record.key, value: String(n),
-                        parameters: ["count": String(n)], ordinal: record.ordinal)
+                        parameters: ["count": String(n)], ordinal: record.ordinal, identity: record.identity)
         }
     }
 
@@ -137,7 +138,7 @@ extension EntityAccumulator {
             let deleted = index.deleted[Int(p)]
             let location = deleted?.location ?? RecordLocation(path: entity.displayPath, record: 0)
             addDeferred(check: rule.check, location: location, key: deleted?.key, value: String(n),
-                        parameters: ["count": String(n)], ordinal: nil, counted: true)
+                        parameters: ["count": String(n)], ordinal: nil, counted: true, identity: deleted?.identity)
         }
     }
 

@@ -16,8 +16,8 @@ final class EntityAccumulator {
     private(set) var providedTables: [KeyTable]
     private let buildsProvided: Bool
     /// For cardinality findings on this entity: per provided key, per key index, the first
-    /// record's ordinal and key text.
-    private(set) var providedRecords: [[(ordinal: Int, key: String?)]]
+    /// record's ordinal, key text and, for a sensitive key, the real key its fingerprint hashes.
+    private(set) var providedRecords: [[(ordinal: Int, key: String?, identity: String?)]]
     /// Per reference key rule (this entity as child): referencing records per parent key index.
     private(set) var childCounts: [Int: [Int32]] = [:]
     /// Per freshness rule: the greatest valid value.
@@ -73,7 +73,8 @@ final class EntityAccumulator {
             keys.forEach { row, key in
                 let r = Int(row)
                 if table.insert(key, location: chunk.locations[r]).first == nil, tracksOrdinals {
-                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r)))
+                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r),
+                                                FindingBuilder.identityKey(entity, chunk, r)))
                 }
             }
         }
@@ -149,7 +150,7 @@ final class EntityAccumulator {
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
                                                    old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
-                    stamp(&f, slot: slot)
+                    stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
                 }
@@ -169,9 +170,13 @@ final class EntityAccumulator {
     }
 
     /// Gives a finding its fingerprint (the next occurrence of its base) and records it.
-    func stamp(_ f: inout Finding, slot: Int) {
+    /// - Parameter key: The record's real key when `f.key` is masked (a sensitive key), so that
+    ///   the fingerprint tells records apart without the key ever being stored.
+    func stamp(_ f: inout Finding, slot: Int, key: String? = nil) {
         guard fingerprints != nil else { return }
-        let fp = fingerprintCounter.next(f)
+        // A structural rule hashes the reader's own id: fingerprints stay those of older runs.
+        let readerID = slot < entity.structuralIDs.count ? entity.structuralIDs[slot] : nil
+        let fp = fingerprintCounter.next(f, ruleID: readerID, key: key)
         f.fingerprint = fp
         fingerprints?[slot].append(fp)
     }
@@ -240,13 +245,20 @@ enum FindingBuilder {
     }
 
     /// `id=1043` (several key attributes joined by `, `); nil without a key.
-    static func key(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> String? {
+    static func key(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, masked: Bool = true) -> String? {
         guard !e.keyColumns.isEmpty else { return nil }
         return e.keyColumns.map { k in
-            let masked = e.plan.attributes.first { $0.name == k.name }?.sensitive ?? false
-            let v = masked ? mask : (chunk.string(chunk.columns[k.column][row]) ?? "null")
+            let hidden = masked && e.plan.attributes.first { $0.name == k.name }?.sensitive ?? false
+            let v = hidden ? mask : (chunk.string(chunk.columns[k.column][row]) ?? "null")
             return "\(k.name)=\(v)"
         }.joined(separator: ", ")
+    }
+
+    /// The record's real key when a key attribute is sensitive (its finding shows the mask),
+    /// else nil: what its fingerprint hashes. Never put in a finding or a message.
+    static func identityKey(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> String? {
+        guard e.hasSensitiveKey else { return nil }
+        return key(e, chunk, row, masked: false)
     }
 
     /// Renders a location number of this entity's source for messages (`line 17`).
@@ -265,8 +277,9 @@ enum FindingBuilder {
         if hit.check < 0 {
             let slot = Int(-1 - hit.check)
             let rule = e.plan.rules[slot]
-            let issue = chunk.issues.first { $0.row == row && $0.ruleID == rule.id }
-            let message = e.structuralMessages[rule.id]?.render { p in
+            let readerID = e.structuralIDs[slot]
+            let issue = chunk.issues.first { $0.row == row && $0.ruleID == readerID }
+            let message = e.structuralMessages[readerID]?.render { p in
                 if p == "value" { return issue?.value ?? "" }
                 if p == "source" { return e.plan.source }
                 return issue?.parameters[p]

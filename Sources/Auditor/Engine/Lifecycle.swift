@@ -27,8 +27,9 @@ final class SnapshotIndex: @unchecked Sendable {
     private(set) var records = 0
     /// False when the previous snapshot could not be read to its end: nothing is classified.
     var complete = true
-    /// Keys and locations of deleted records, by dense index (set by the delete pass).
-    var deleted: [Int: (key: String?, location: RecordLocation)] = [:]
+    /// Keys and locations of deleted records, by dense index (set by the delete pass); with a
+    /// sensitive key, the real key its findings' fingerprints hash.
+    var deleted: [Int: (key: String?, location: RecordLocation, identity: String?)] = [:]
     /// Per dense index: the 1-based ordinal of the record in the previous snapshot.
     private(set) var ordinals: [Int] = []
     /// How the previous snapshot's records are located, for findings and samples.
@@ -388,7 +389,8 @@ final class LifecycleTally {
                 }
             case .deleted:
                 kind = .deleted
-                index?.deleted[p] = (FindingBuilder.key(entity, chunk, r), FindingBuilder.location(entity, chunk, r))
+                index?.deleted[p] = (FindingBuilder.key(entity, chunk, r), FindingBuilder.location(entity, chunk, r),
+                                     FindingBuilder.identityKey(entity, chunk, r))
             default: break
             }
             if c != LifecycleScope.deleted.rawValue, p >= 0 { index?.seen[p] = true }

@@ -55,16 +55,11 @@ extension AuditReport {
         }
         let ids = Set(rules.map(\.fingerprintKey))
         info.missingRules = previous.byRule.keys.filter { !ids.contains($0) && !(previous.byRule[$0] ?? []).isEmpty }.sorted()
-        // A grouped finding's rule key: its entity's rule, or its source's structural rule.
-        var sourceOf = [String: String]()
-        for e in entities { sourceOf[e.name] = e.source }
-        let entityRules = Set(rules.filter { $0.entity != nil }.map(\.id))
+        // A grouped finding's rule key is its rule id (a structural rule's is `id@source`).
         for g in records.indices {
             for f in records[g].findings.indices {
                 let finding = records[g].findings[f]
-                let key = entityRules.contains(finding.ruleID) ? finding.ruleID
-                    : Fingerprint.ruleKey(id: finding.ruleID, entity: nil, source: finding.entity.flatMap { sourceOf[$0] } ?? "")
-                if let fp = finding.fingerprint { records[g].findings[f].isNew = !previous.contains(fp, rule: key) }
+                if let fp = finding.fingerprint { records[g].findings[f].isNew = !previous.contains(fp, rule: finding.ruleID) }
             }
         }
         baseline = info

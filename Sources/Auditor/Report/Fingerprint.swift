@@ -22,11 +22,18 @@ public enum Fingerprint {
     }
 
     /// The part of a finding's fingerprint that does not depend on its occurrence number.
-    public static func base(of f: Finding) -> UInt64 {
+    /// - Parameters:
+    ///   - f: The finding.
+    ///   - ruleID: The id to hash instead of `f.ruleID`: a structural rule's reader id
+    ///     (`csv.row.ragged` for `csv.row.ragged@people`), so that its fingerprints stay those
+    ///     that auditors wrote before structural ids were qualified.
+    ///   - key: The record's real key, to hash instead of `f.key` when that is masked (a
+    ///     `sensitive` key attribute): the key is hashed, never stored in the finding.
+    public static func base(of f: Finding, ruleID: String? = nil, key: String? = nil) -> UInt64 {
         var h = offset
-        mix(&h, f.ruleID)
+        mix(&h, ruleID ?? f.ruleID)
         mix(&h, f.entity ?? "")
-        if let key = f.key {
+        if let key = key ?? f.key {
             mix(&h, "k")
             mix(&h, key)
         } else if f.location.record == 0 {
@@ -69,8 +76,9 @@ public struct FingerprintCounter: Sendable {
     public init() {}
 
     /// The fingerprint of `f`, counting it as the next occurrence of its base.
-    public mutating func next(_ f: Finding) -> UInt64 {
-        let base = Fingerprint.base(of: f)
+    /// - Parameters: `ruleID` and `key` as in ``Fingerprint/base(of:ruleID:key:)``.
+    public mutating func next(_ f: Finding, ruleID: String? = nil, key: String? = nil) -> UInt64 {
+        let base = Fingerprint.base(of: f, ruleID: ruleID, key: key)
         let n = seen[base, default: 0]
         seen[base] = n + 1
         return Fingerprint.make(base: base, occurrence: n)
@@ -78,11 +86,11 @@ public struct FingerprintCounter: Sendable {
 }
 
 extension Fingerprint {
-    /// The key of a rule's fingerprints in a ``FingerprintSet``: its id, or `id@source` for a
-    /// reader's structural rule (`csv.row.ragged@people`), whose id every source of the format
-    /// shares.
+    /// The key of a rule's fingerprints in a ``FingerprintSet``: its id. A reader's structural
+    /// rule's id is already `id@source` (``StructuralRuleID``); a bare structural id (a caller
+    /// older than qualified ids) gets its source, so the key is the same either way.
     public static func ruleKey(id: String, entity: String?, source: String) -> String {
-        entity == nil ? "\(id)@\(source)" : id
+        StructuralRuleID.migrated(id, source: source, entity: entity)
     }
 }
 

@@ -60,27 +60,32 @@ extension HistoryStore {
     public func recentCounts(last: Int) throws(AuditError) -> [HistoryRuleKey: [Int]] {
         try reading { () throws(SQLiteFailure) -> [HistoryRuleKey: [Int]] in
             let s = try SQLiteStatement(connection: connection, sql: """
-                SELECT c.rule_id, c.source, c.violations FROM rule_counts c
+                SELECT c.rule_id, c.source, c.violations, c.entity FROM rule_counts c
                 JOIN (SELECT id FROM runs WHERE outcome <> 'incomplete' ORDER BY id DESC LIMIT ?1) r ON c.run = r.id
                 ORDER BY c.run, c.position
                 """)
             try s.bind(1, max(0, last))
             var counts = [HistoryRuleKey: [Int]]()
-            while try s.step() { counts[HistoryRuleKey(id: s.text(0), source: s.text(1)), default: []].append(s.int(2)) }
+            while try s.step() {
+                counts[Self.ruleKey(id: s.text(0), source: s.text(1), entity: s.optionalText(3)), default: []].append(s.int(2))
+            }
             return counts
         }
     }
 
     /// One rule's violations over the last `last` complete runs, oldest first (see
     /// ``recentCounts(last:)``).
-    /// - Parameter source: The rule's source; needed only for a reader's structural rules
-    ///   (`csv.row.ragged`), whose id repeats in every source of the format.
+    /// - Parameter source: The rule's source; needed only for a reader's structural rule given
+    ///   by its bare id (`csv.row.ragged`, as histories before qualified ids recorded it).
     public func recentCounts(rule: String, source: String? = nil, last: Int) throws(AuditError) -> [Int] {
         try reading { () throws(SQLiteFailure) -> [Int] in
+            // A structural rule matches its qualified id and the bare id older runs recorded.
             let s = try SQLiteStatement(connection: connection, sql: """
                 SELECT c.violations FROM rule_counts c
                 JOIN (SELECT id FROM runs WHERE outcome <> 'incomplete' ORDER BY id DESC LIMIT ?2) r ON c.run = r.id
-                WHERE c.rule_id = ?1 AND (?3 IS NULL OR c.source = ?3) ORDER BY c.run, c.position
+                WHERE (c.rule_id = ?1 OR (c.entity IS NULL AND (c.rule_id || '@' || c.source = ?1
+                                                             OR c.rule_id = ?1 || '@' || c.source)))
+                      AND (?3 IS NULL OR c.source = ?3) ORDER BY c.run, c.position
                 """)
             try s.bind(1, rule)
             try s.bind(2, max(0, last))
@@ -105,7 +110,7 @@ extension HistoryStore {
             var rules = [HistoryRuleKey: RuleHistory]()
             var order = [HistoryRuleKey: (run: Int, position: Int)]()
             while try s.step() {
-                let key = HistoryRuleKey(id: s.text(2), source: s.text(3))
+                let key = Self.ruleKey(id: s.text(2), source: s.text(3), entity: s.optionalText(4))
                 var baseline: RuleBaseline?
                 if let new = s.optionalInt(11), let existing = s.optionalInt(12), let resolved = s.optionalInt(13) {
                     baseline = RuleBaseline(new: new, existing: existing, resolved: resolved)
@@ -139,7 +144,8 @@ extension HistoryStore {
     public func overview(last: Int, rule: String? = nil) throws(AuditError) -> HistoryOverview {
         var rules = try trends(last: last)
         if let rule {
-            rules = rules.filter { $0.id == rule }
+            // A structural rule may be named by its bare id: `csv.row.ragged` shows every source's.
+            rules = rules.filter { $0.id == rule || ($0.entity == nil && StructuralRuleID.readerID($0.id, source: $0.source) == rule) }
             if rules.isEmpty {
                 let known = try trends(last: last).map(\.id)
                 var m = "no rule '\(rule)' in the last \(last) run(s) of the history"
@@ -148,6 +154,13 @@ extension HistoryStore {
             }
         }
         return HistoryOverview(path: path, totalRuns: try runCount(), runs: try runs(last: last), rules: rules)
+    }
+
+    /// A recorded rule's key as this auditor names it: a structural rule recorded by its bare
+    /// id (histories written before ids were qualified) gets its `@source`
+    /// (``StructuralRuleID/migrated(_:source:entity:)``), so its counts continue.
+    static func ruleKey(id: String, source: String, entity: String?) -> HistoryRuleKey {
+        HistoryRuleKey(id: StructuralRuleID.migrated(id, source: source, entity: entity), source: source)
     }
 
     /// The fingerprints of the latest complete run that kept them: the baseline of the next run.
