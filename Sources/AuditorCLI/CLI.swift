@@ -74,24 +74,3 @@ enum CLI {
         FileHandle.standardError.write(Data(lines.map { TerminalText.escaped($0) + "\n" }.joined().utf8))
     }
 }
-
-/// Writes report files atomically: a temporary file next to the target, then rename(2).
-enum OutputFile {
-    static func writeAtomically(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir.isEmpty ? "." : dir, isDirectory: &isDir), isDir.boolValue else {
-            throw AuditError(.cannotCreateOutput, "cannot write the report: the folder '\(dir)' does not exist", location: path)
-        }
-        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else {
-            throw AuditError(.cannotCreateOutput, "cannot write the report (permission denied or disk full)", location: path)
-        }
-        if rename(tmp, path) != 0 {
-            let why = String(cString: strerror(errno))
-            unlink(tmp)
-            throw AuditError(.cannotCreateOutput, "cannot write the report", location: path, cause: why)
-        }
-    }
-}

@@ -31,9 +31,10 @@ struct HistorySession {
     ///   - path: The history database.
     ///   - plan: The compiled rules (their sources are the inputs).
     ///   - sourcePaths: `--source` replacements.
+    ///   - protected: The run's inputs, previous snapshots and rules file, with their sidecars.
     ///   - outputs: Every file the run writes (`--output`, `--report`, `--failures-out`).
     /// - Throws: ``AuditError`` `.usage` when the history is an input or an output of the run.
-    static func start(path: String, plan: AuditPlan, sourcePaths: [String: String],
+    static func start(path: String, plan: AuditPlan, sourcePaths: [String: String], protected: ProtectedFiles,
                       outputs: [String]) throws -> HistorySession {
         var inputs = [String]()
         for entity in plan.entities {
@@ -45,6 +46,10 @@ struct HistorySession {
         for other in inputs where SameFile.check(path, other) {
             throw AuditError(.usage, "the history '\(path)' is also an input of this audit ('\(other)'); auditor never "
                                 + "writes to its inputs: give the history its own file, e.g. --history audits.sqlite")
+        }
+        if let hit = protected.entry(reachedBy: path) {
+            throw AuditError(.usage, "the history '\(path)' is \(hit.role) ('\(hit.path)'); auditor never writes to what "
+                                + "it reads: give the history its own file, e.g. --history audits.sqlite")
         }
         for other in outputs where SameFile.check(path, other) {
             throw AuditError(.usage, "the history '\(path)' is also written as a report or failures file; give them different paths")

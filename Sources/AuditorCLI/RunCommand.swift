@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report format: \(StandardReporters.formats.joined(separator: ", ")).", valueName: "FORMAT"))
     var format: String = "text"
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the report to FILE (atomically) instead of stdout.", valueName: "FILE"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the report to FILE (atomically; '-' is stdout) instead of stdout. Never an input, the rules file or their SQLite sidecars.", valueName: "FILE"))
     var output: String?
 
     @Option(name: .customLong("report"),
@@ -102,8 +102,8 @@ struct RunCommand: ParsableCommand {
         if let asOf, CLI.instant(asOf) == nil {
             throw ValidationError("--as-of must be a date (2026-11-20) or a UTC date-time (2026-11-20T06:00:00Z); got '\(asOf)'")
         }
-        for s in sources where !s.contains("=") || s.hasPrefix("=") {
-            throw ValidationError("--source takes NAME=PATH; got '\(s)'")
+        for s in sources where !s.contains("=") || s.hasPrefix("=") || s.hasSuffix("=") {
+            throw ValidationError("--source takes NAME=PATH with a source name and a non-empty path, e.g. --source people=exports/people.csv; got '\(TerminalText.escaped(s))'")
         }
         for s in previous where !s.contains("=") || s.hasPrefix("=") || s.hasSuffix("=") {
             throw ValidationError("--previous takes NAME=PATH, e.g. --previous people=exports/2026-11-20/people.csv; got '\(TerminalText.escaped(s))'")
@@ -143,15 +143,19 @@ struct RunCommand: ParsableCommand {
             let paths = try Self.namedPaths(sources, flag: "--source", plan: plan)
             let previousPaths = try Self.namedPaths(previous, flag: "--previous", plan: plan)
             let loadedBaseline = try loadBaseline()     // before the audit writes anything
+            let inputs = protectedFiles(plan: plan, sourcePaths: paths, previousPaths: previousPaths)
+            var protected = inputs
+            if let history = historyPath(for: plan) { protected.add(history, role: "the history database") }
             if failOnNew, baseline == nil, historyPath(for: plan) == nil {
                 throw AuditError(.usage, "--fail-on-new needs a baseline to tell new findings from existing ones: add "
                                      + "--baseline FILE (a JSON report of an earlier run) or --history PATH (the last run recorded there)")
             }
             let historySession = try historyPath(for: plan).map {
-                try HistorySession.start(path: $0, plan: plan, sourcePaths: paths,
+                try HistorySession.start(path: $0, plan: plan, sourcePaths: paths, protected: inputs,
                                          outputs: [output, failuresOut].compactMap { $0 } + reports.compactMap { ReportRequest.parse($0)?.path })
             }
-            let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on") }
+            try checkOutputs(protected)        // after the history's own checks (their messages are more precise)
+            let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on", protecting: protected) }
             var options = AuditOptions(jobs: jobs, chunkSize: chunkSize, maxSamples: maxSamples,
                                        failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
                                        progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
@@ -181,7 +185,8 @@ struct RunCommand: ParsableCommand {
 
             // The main report: stdout or --output.
             let flag = ColorChoice.Flag(rawValue: color)
-            let useColor = format == "text" && (output == nil
+            let reportFile = output == "-" ? nil : output     // '-' is stdout
+            let useColor = format == "text" && (reportFile == nil
                 ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
                 : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)).enabled
             let unicode = TextCharset.allowsUnicode(environment: environment)
@@ -190,8 +195,8 @@ struct RunCommand: ParsableCommand {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(report)
-            if let output {
-                do { try OutputFile.writeAtomically(text, to: output) } catch let e as AuditError { writeErrors.append(e) }
+            if let reportFile {
+                do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch let e as AuditError { writeErrors.append(e) }
             } else {
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
@@ -201,7 +206,7 @@ struct RunCommand: ParsableCommand {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
                                                              baseDirectory: base, unicode: unicode) else { continue }
-                do { try OutputFile.writeAtomically(extra.render(report), to: path) } catch let e as AuditError {
+                do { try OutputFile.write(extra.render(report), to: path, option: "--report", protecting: protected) } catch let e as AuditError {
                     writeErrors.append(e)
                 }
             }
@@ -222,7 +227,7 @@ struct RunCommand: ParsableCommand {
             for e in result.inputErrors { CLI.printError(e) }
             for e in writeErrors { CLI.printError(e) }
             if let historyError { CLI.printError(historyError) }
-            if !writeErrors.isEmpty { return .cannotCreate }
+            if let first = writeErrors.first { return first.code.exitStatus }     // 73 cannot create, 74 write failed
             // Input errors (65, 66, 74, 75) before a history failure, which comes before rule failures.
             let status = report.exitStatus
             if let historyError, status == .passed || status == .ruleFailures { return historyError.code.exitStatus }

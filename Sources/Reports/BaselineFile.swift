@@ -36,6 +36,7 @@ public enum BaselineFile {
             throw AuditError(.missingInput, "--baseline names a directory; it takes a JSON report written by auditor",
                              location: path)
         }
+        try InputFile.requireRegular(path, what: "the baseline report")
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw AuditError(.missingInput, "cannot open the baseline report", location: path, cause: "permission denied")
         }

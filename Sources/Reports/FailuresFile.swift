@@ -4,10 +4,10 @@ import Foundation
 /// `--failures-out`: every violating record with all its findings, streamed to a file while
 /// the audit runs, so memory stays flat whatever the number of failures (not only samples).
 ///
-/// Writes go through a 256 KiB buffer to a temporary file beside the target (created when
-/// the sink is made, so a bad path fails before the audit starts); ``finish()`` flushes,
-/// `fsync`s and renames it into place, so readers never see a half-written file.
-/// ``discard()`` removes the temporary file when the run stops early.
+/// Writes go through a 256 KiB buffer to an ``OutputFile`` (an exclusive temporary file beside
+/// the target, created when the sink is made, so a bad path fails before the audit starts);
+/// ``finish()`` flushes, `fsync`s and renames it into place, so readers never see a
+/// half-written file. ``discard()`` removes the temporary file when the run stops early.
 ///
 /// Formats (``FailuresFormat``): JSON Lines, one object per record; or CSV, one row per
 /// finding (``FailuresCSV``).
@@ -24,8 +24,7 @@ public final class FailuresFile: FindingSink, @unchecked Sendable {
     public private(set) var records = 0
     public private(set) var findings = 0
 
-    private let temporaryPath: String
-    private var fd: Int32
+    private let output: OutputFile
     private var buffer: [UInt8] = []
     private static let bufferSize = 256 << 10
 
@@ -33,33 +32,20 @@ public final class FailuresFile: FindingSink, @unchecked Sendable {
     /// - Parameters:
     ///   - path: The target; `.jsonl`/`.ndjson` or `.csv` decides the format unless `format` is given.
     ///   - formulaEscape: Neutralise CSV cells that a spreadsheet would run as a formula.
-    /// - Throws: ``AuditError`` `.usage` for an unknown extension, `.cannotCreateOutput`
-    ///   when the folder is missing or not writable.
-    public init(path: String, format: FailuresFormat? = nil, formulaEscape: Bool = true) throws {
+    ///   - protected: Files the run reads, which the failures file must never be.
+    /// - Throws: ``AuditError`` `.usage` for an unknown extension or a protected path,
+    ///   `.cannotCreateOutput` when the folder is missing or not writable.
+    public init(path: String, format: FailuresFormat? = nil, formulaEscape: Bool = true,
+                protecting protected: ProtectedFiles = ProtectedFiles()) throws {
         guard let format = format ?? FailuresFormat(path: path) else {
             throw AuditError(.usage, "--failures-out needs a file ending in .jsonl, .ndjson or .csv; got '\(path)'")
         }
         self.path = path
         self.format = format
         self.formulaEscape = formulaEscape
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let why = String(cString: strerror(errno))
-            throw AuditError(.cannotCreateOutput, "cannot create the failures file; check that its folder exists and is writable",
-                             location: path, cause: why)
-        }
+        output = try OutputFile(path: path, what: "the failures file", option: "--failures-out", protecting: protected)
         buffer.reserveCapacity(Self.bufferSize)
         if format == .csv { append(FailuresCSV.header) }
-    }
-
-    deinit {
-        if fd >= 0 {
-            close(fd)
-            unlink(temporaryPath)
-        }
     }
 
     public func receive(_ record: RecordFindings) throws {
@@ -74,39 +60,19 @@ public final class FailuresFile: FindingSink, @unchecked Sendable {
 
     /// Flushes, syncs and renames the file into place.
     public func finish() throws {
-        guard fd >= 0 else { return }
         try flush()
-        fsync(fd)
-        close(fd)
-        fd = -1
-        if rename(temporaryPath, path) != 0 {
-            let why = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw AuditError(.cannotCreateOutput, "cannot write the failures file", location: path, cause: why)
-        }
+        try output.commit()
     }
 
     /// Closes and removes the temporary file (the target is left as it was).
     public func discard() {
-        guard fd >= 0 else { return }
-        close(fd)
-        fd = -1
-        unlink(temporaryPath)
+        output.discard()
     }
 
     private func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
     private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let why = String(cString: strerror(errno))
-                throw AuditError(.io, "cannot write the failures file (disk full?)", location: path, cause: why)
-            }
-            offset += n
-        }
+        try buffer.withUnsafeBytes { try output.write($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -25,7 +25,7 @@ enum PythonOracle {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [scriptFile.path]
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         try process.run()
         process.waitUntilExit()

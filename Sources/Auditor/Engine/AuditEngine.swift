@@ -328,6 +328,7 @@ public struct AuditEngine: Sendable {
         }
         let path = override ?? options.sourcePaths[source.name] ?? source.resolvedPath
         let display = path
+        try InputFile.requireRegular(path)      // a FIFO, device or directory: 66, never a hang
         let factory = try factory(for: source, path: path)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
                                     options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs,

@@ -38,6 +38,7 @@ public struct MessageCatalog: Sendable, Equatable {
     /// Parses a catalog file.
     /// - Throws: ``AuditError`` `.invalidRules` with located diagnostics, `.missingInput` when unreadable.
     public static func load(path: String) throws -> MessageCatalog {
+        try InputFile.requireRegular(path, what: "the message catalog")
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw AuditError(.missingInput, "cannot read the message catalog", location: path)
         }

@@ -23,6 +23,7 @@ public struct RulesFileParser {
     /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
     public func load(path: String) throws -> RulesSpec {
         let data: Data
+        try InputFile.requireRegular(path, what: "the rules file")
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -107,11 +107,7 @@ public struct SHA256: Sendable {
     /// - Throws: ``AuditError`` `.missingInput` when the file cannot be opened, `.io` when a
     ///   read fails.
     public static func file(atPath path: String, chunkSize: Int = 1 << 20) throws(AuditError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw AuditError(.missingInput, "cannot open the file to hash it", location: path,
-                             cause: String(cString: strerror(errno)))
-        }
+        let fd = try InputFile.openForHashing(path)     // never blocks on a FIFO
         defer { close(fd) }
         var hasher = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(64, chunkSize), alignment: 16)
