@@ -51,7 +51,9 @@ AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes)
     *total_bytes = -1;
     int fd;
     do {
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a file swapped for a FIFO after the engine's regular-file check must
+           not block the open; blocking reads are restored after fstat. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         *error_number = errno;
@@ -68,6 +70,8 @@ AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes)
         close(fd);
         return NULL;
     }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     if (S_ISREG(st.st_mode)) *total_bytes = (int64_t)st.st_size;
 
     AXMLReader *r = calloc(1, sizeof *r);

@@ -16,8 +16,9 @@ import Darwin
 /// before it is opened, and anything but a regular file is refused with exit 66.
 ///
 /// A path that does not exist or cannot be examined passes: the reader's own `open` then
-/// reports it with its usual message. (A file swapped for a FIFO between this check and the
-/// reader's `open` is not caught; ``openForHashing(_:)`` shows the race-free form.)
+/// reports it with its usual message. The CSV and XML readers open with `O_NONBLOCK` too, so a
+/// file swapped for a FIFO between this check and their `open` cannot block it (a FIFO without
+/// a writer then reads as empty).
 public enum InputFile {
     /// Refuses `path` when it exists and is not a regular file (symbolic links followed).
     /// - Parameters:

@@ -45,7 +45,9 @@ final class CSVInput {
     ///   cannot be opened.
     init(path: String, displayPath: String, capacity: Int = CSVInput.initialCapacity) throws {
         self.displayPath = displayPath
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a file swapped for a FIFO after the engine's InputFile check must not block
+        // the open; blocking reads are restored below.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(errno))
         }
@@ -60,6 +62,8 @@ final class CSVInput {
             close(fd)
             throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(EISDIR))
         }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         totalBytes = kind == S_IFREG ? Int64(info.st_size) : nil
         watch = kind == S_IFREG ? FileChangeWatch(path: path, displayPath: displayPath, opened: FileStamp(info)) : nil
         descriptor = fd
