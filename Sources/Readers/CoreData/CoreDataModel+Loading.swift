@@ -34,9 +34,9 @@ extension CoreDataModel {
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         let ok = parser.parse()
-        guard ok, delegate.sawModel else {
-            let line = parser.lineNumber
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no <model> root element"
+        guard ok, delegate.error == nil, delegate.sawModel else {
+            let line = delegate.error?.line ?? parser.lineNumber
+            let reason = delegate.error?.text ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "no <model> root element"
             throw AuditError(.malformedInput, "\(contents):\(line): not a Core Data model file (\(reason)); "
                              + "open the model in Xcode and save it again", location: contents)
         }
@@ -82,6 +82,8 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
     private var stack: [String] = []
     private var constraint: [String]?
     private var fetchedProperty: String?
+    /// The first parse error and its line.
+    var error: CoreDataModel.Located?
 
     /// Elements understood, or deliberately ignored (layout and editor state).
     private static let ignored: Set<String> = ["elements", "element", "userInfo", "entry", "configuration",
@@ -136,6 +138,12 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
             if !Self.ignored.contains(name) && !stack.dropLast().contains(where: Self.ignored.contains) {
                 unknown.append(.init(line: line, text: "<\(name)> inside <\(parent ?? "")>"))
             }
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        if error == nil {
+            error = .init(line: parser.lineNumber, text: "the XML is not well-formed: \((parseError as NSError).code)")
         }
     }
 

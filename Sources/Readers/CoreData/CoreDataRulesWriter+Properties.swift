@@ -116,6 +116,10 @@ extension CoreDataRulesWriter {
             notes.append("\(at): destination entity '\(r.destination)' is not in the model, not audited")
             return
         }
+        guard layout.numbers[r.destination] != nil else {
+            notes.append("\(at): destination entity '\(r.destination)' is not in the store, not audited")
+            return
+        }
         if !r.isToMany {
             columns.append(column("\"" + CoreDataStoreLayout.storeName(r.name) + "\"", as: r.name))
             attributes.append("      \(yamlKey(r.name)): { type: integer" + (r.isOptional ? "" : ", required: true") + " }\n")
