@@ -96,7 +96,8 @@ def model_xml(version):
         <relationship name="parties" optional="YES" toMany="YES" maxCount="2" deletionRule="Deny" destinationEntity="Party" inverseName="tags" inverseEntity="Party"/>
     </entity>
     <fetchRequest name="Adults" entity="Party" predicateString="age &gt;= 18 AND active == YES"/>
-    <fetchRequest name="Recent" entity="Party" predicateString="born &gt; CAST(700000000, &quot;NSDate&quot;)"/>
+    <fetchRequest name="Modern" entity="Party" predicateString="born &gt; CAST(-3187296000, &quot;NSDate&quot;) OR born == nil"/>
+    <fetchRequest name="Tagged" entity="Tag" predicateString="ANY parties.name BEGINSWITH[c] &quot;a&quot;"/>
 </model>
 '''
 
@@ -247,6 +248,8 @@ def main(out):
         "department.budget.min": 1, "department.title.unique": 1,
         "tag.label.required": 1, "tag.parties.maxCount": 1, "party_tags.party.fk": 1,
         "department.employees.deleteRule": 1,
+        # fetch requests, as info rules: the records they do not match
+        "party.fetch.Adults": 1, "party.fetch.Modern": 1,
     }
     with open(os.path.join(out, "expected.json"), "w", encoding="utf-8") as f:
         json.dump(expected, f, indent=2, sort_keys=True)

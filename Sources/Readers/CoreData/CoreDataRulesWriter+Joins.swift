@@ -35,19 +35,49 @@ extension CoreDataRulesWriter {
         return (source, body)
     }
 
+    /// What an attribute type reads as in expressions (nil: not usable in a predicate).
+    static func kind(of type: String) -> CoreDataPredicate.Kind? {
+        switch type {
+        case "Integer 16", "Integer 32", "Integer 64", "Decimal", "Double", "Float": return .number
+        case "String", "URI", "UUID": return .string
+        case "Boolean": return .boolean
+        case "Date": return .datetime
+        default: return nil
+        }
+    }
+
+    /// The record rules of the fetch requests of `entity` (and its fetched properties): each
+    /// translated predicate becomes an `info` rule that counts the records it does not match;
+    /// one outside the translated subset is a note.
+    mutating func fetchRules(_ entity: CoreDataModel.Entity, kinds: [String: CoreDataPredicate.Kind?]) -> String {
+        let translator = CoreDataPredicate(attributes: kinds.compactMapValues { $0 })
+        var rules = ""
+        let requests = model.fetchRequests.filter { $0.entity == entity.name }.map { ($0, "fetch request") }
+            + entity.fetchedProperties.map { ($0, "fetched property") }
+        for (request, what) in requests {
+            let label = "\(what) '\(request.name)' of '\(entity.name)' (line \(request.line))"
+            guard let predicate = request.predicate, !predicate.isEmpty else {
+                notes.append("\(label): no predicate")
+                continue
+            }
+            do throws(CoreDataPredicate.Unsupported) {
+                let expression = try translator.translate(predicate)
+                let id = Self.prefix(entity.name) + ".fetch." + request.name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
+                rules += "      - id: \(yaml(id))\n        severity: info\n        assert: \(yaml(expression))\n"
+                    + "        message: \(yaml("not matched by the \(what) '\(request.name)' (\(predicate))"))\n"
+            } catch {
+                notes.append("\(label): \(predicate) (not translated: \(error.description))")
+            }
+        }
+        return rules.isEmpty ? "" : "    rules:\n" + rules
+    }
+
     /// Notes about the model as a whole: fetch requests, fetched properties, localizations,
     /// elements the importer does not know.
     mutating func collectModelNotes() {
-        for request in model.fetchRequests {
-            notes.append("fetch request '\(request.name)' of '\(request.entity)' (line \(request.line))"
-                         + (request.predicate.map { ": \($0)" } ?? "")
-                         + " (a fetch request selects objects; it is not a constraint)")
-        }
-        for entity in model.entities {
-            for property in entity.fetchedProperties {
-                notes.append("fetched property '\(entity.name).\(property.name)' (line \(property.line))"
-                             + (property.predicate.map { ": \($0)" } ?? "") + " (computed on fetch, not stored)")
-            }
+        let known = Set(model.entities.map(\.name))
+        for request in model.fetchRequests where !known.contains(request.entity) {
+            notes.append("fetch request '\(request.name)' (line \(request.line)): its entity '\(request.entity)' is not in the model")
         }
         for item in model.unknown {
             notes.append("\(item.text) (line \(item.line)): not understood")

@@ -79,11 +79,14 @@ public struct CoreDataRulesWriter: Sendable {
                               + "          id: \(prefix).entity.concrete\n          code: \(Self.referentialIntegrityCode)\n"
                               + "          message: \(yaml("Z_ENT {value} is not a concrete entity stored in \(layout.table(of: entity)) (\(concreteNames(entity)))"))\n")
         }
+        var kinds: [String: CoreDataPredicate.Kind] = ["Z_PK": .number]
         for attribute in entity.attributes {
             guard let (column, rules) = attributeRules(attribute, entity: entity) else { continue }
             columns.append(column)
             attributes.append(rules)
+            kinds[attribute.name] = Self.kind(of: attribute.type)
         }
+        for relationship in CoreDataStoreLayout.foreignKeys(entity) { kinds[relationship.name] = .number }
         var relationships = [String]()
         for relationship in entity.relationships {
             relationshipRules(relationship, entity: entity, columns: &columns, attributes: &attributes,
@@ -109,6 +112,7 @@ public struct CoreDataRulesWriter: Sendable {
         body += "    attributes:\n" + attributes.joined()
         if !unique.isEmpty { body += "    unique: [" + unique.joined(separator: ", ") + "]\n" }
         if !relationships.isEmpty { body += "    relationships:\n" + relationships.joined() }
+        body += fetchRules(entity, kinds: kinds)
         return (source, body)
     }
 
