@@ -104,3 +104,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: store + "-wal")) == wal)
     }
 }
+
+extension CoreDataStoreTests {
+    /// `Z_METADATA`'s version hashes name the entities of the model that wrote the store.
+    @Test func metadataHashesForAnotherModelAreReported() throws {
+        let scratch = try Scratch("coredata-metadata"); defer { scratch.remove() }
+        let folder = try CoreDataImportTests.generate(into: scratch)
+        try python("""
+            import plistlib, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            plist = plistlib.loads(db.execute("SELECT Z_PLIST FROM Z_METADATA").fetchone()[0])
+            del plist["NSStoreModelVersionHashes"]["Tag"]
+            plist["NSStoreModelVersionHashes"]["Invoice"] = b"x" * 32
+            db.execute("UPDATE Z_METADATA SET Z_PLIST = ?", (plistlib.dumps(plist, fmt=plistlib.FMT_BINARY),))
+            db.commit()
+            """, [folder.appendingPathComponent("Shop.sqlite").path])
+        let imported = try Auditor.run(["import", "coredata", folder.appendingPathComponent("Shop.xcdatamodeld").path,
+                                        "--store", folder.appendingPathComponent("Shop.sqlite").path])
+        #expect(imported.status == 65, "\(imported)")
+        #expect(imported.stderrText.contains("the store's Z_METADATA version hashes are for another model: no hash for Tag hashes for Invoice, not in the model"), "\(imported)")
+    }
+}

@@ -4,8 +4,8 @@ with planted violations of every constraint kind and their exact counts.
 
     python3 examples/coredata/generate.py OUTDIR
 
-Writes OUTDIR/Shop.xcdatamodeld (two versions, the current one named by .xccurrentversion,
-plus a ShopModel.strings localization), OUTDIR/Shop.sqlite (today's store),
+Writes OUTDIR/Shop.xcdatamodeld (two versions, the current one named by .xccurrentversion),
+OUTDIR/de.lproj/ShopModel.strings (a localization), OUTDIR/Shop.sqlite (today's store),
 OUTDIR/Shop-previous.sqlite (yesterday's store, for the Deny rule) and OUTDIR/expected.json
 (rule id -> number of violating records).
 
@@ -136,7 +136,8 @@ def write_model(out):
 </dict>
 </plist>
 ''')
-    with open(os.path.join(bundle, "Shop 2.xcdatamodel", "ShopModel.strings"), "w", encoding="utf-8") as f:
+    os.makedirs(os.path.join(out, "de.lproj"), exist_ok=True)
+    with open(os.path.join(out, "de.lproj", "ShopModel.strings"), "w", encoding="utf-8") as f:
         f.write(STRINGS)
 
 

@@ -82,12 +82,31 @@ extension CoreDataRulesWriter {
         for item in model.unknown {
             notes.append("\(item.text) (line \(item.line)): not understood")
         }
-        let folder = (model.path as NSString).deletingLastPathComponent
-        let strings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".strings") }.sorted()
-        for file in strings {
+        for file in Self.localizations(of: model) {
             notes.append("localization '\(file)': its entity and property names and error strings are not turned "
-                         + "into a message catalog yet")
+                         + "into a message catalog (display names are not supported by the rules file yet)")
         }
+    }
+
+    /// The model's `.strings` files: in its version folder, and in `*.lproj` folders beside the
+    /// version folder, the bundle, or the bundle's folder (where an Xcode project keeps them).
+    static func localizations(of model: CoreDataModel) -> [String] {
+        let fm = FileManager.default
+        let version = (model.path as NSString).deletingLastPathComponent
+        let bundle = (version as NSString).deletingLastPathComponent
+        var found = [String]()
+        for folder in [version, bundle, (bundle as NSString).deletingLastPathComponent] {
+            let names = (try? fm.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() {
+                let path = (folder as NSString).appendingPathComponent(name)
+                if name.hasSuffix(".strings") && folder == version { found.append(path) }
+                if name.hasSuffix(".lproj") {
+                    for inner in ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted() where inner.hasSuffix("Model.strings") {
+                        found.append((path as NSString).appendingPathComponent(inner))
+                    }
+                }
+            }
+        }
+        return Array(Set(found)).sorted()
     }
 }
