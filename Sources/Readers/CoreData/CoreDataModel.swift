@@ -28,54 +28,82 @@ public struct CoreDataModel: Sendable {
 
     /// One `<entity>`.
     public struct Entity: Sendable {
+        /// The entity's name (`Person`).
         public var name: String
+        /// `parentEntity`: the entity it inherits from (and whose table it shares).
         public var parent: String?
+        /// `isAbstract="YES"`: no row may be of this entity itself.
         public var isAbstract: Bool
+        /// Its own attributes, in file order (inherited ones stay on the parent).
         public var attributes: [Attribute]
+        /// Its own relationships, in file order.
         public var relationships: [Relationship]
         /// Each uniqueness constraint's property names (composite ones have several).
         public var uniquenessConstraints: [[String]]
+        /// Its fetched properties, each as its request (named after the property).
         public var fetchedProperties: [FetchRequest]
+        /// The line of `<entity>` in the model file.
         public var line: Int
     }
 
     /// One `<attribute>`.
     public struct Attribute: Sendable {
+        /// The attribute's name.
         public var name: String
         /// `attributeType`: `Integer 16`, `String`, `Date`...
         public var type: String
+        /// `optional="YES"`; otherwise the value is mandatory (1570).
         public var isOptional: Bool
+        /// `transient="YES"`: not stored.
         public var isTransient: Bool
+        /// `derived="YES"`: computed by Core Data on save.
         public var isDerived: Bool
+        /// `minValueString`/`maxValueString`: a bound for numbers, a length for strings and data.
         public var minValue: String?
         public var maxValue: String?
+        /// `minDateTimeInterval`/`maxDateTimeInterval`: seconds since 2001-01-01T00:00:00Z.
         public var minDate: String?
         public var maxDate: String?
+        /// `regularExpressionString`.
         public var pattern: String?
+        /// The line of `<attribute>` in the model file.
         public var line: Int
     }
 
     /// One `<relationship>`.
     public struct Relationship: Sendable {
+        /// The relationship's name.
         public var name: String
+        /// `destinationEntity`.
         public var destination: String
+        /// `inverseName`: the destination's relationship back.
         public var inverse: String?
+        /// `toMany="YES"`.
         public var isToMany: Bool
+        /// `optional="YES"`.
         public var isOptional: Bool
+        /// `ordered="YES"` (an ordered to-many).
         public var isOrdered: Bool
+        /// `transient="YES"`: not stored.
         public var isTransient: Bool
+        /// `minCount`/`maxCount` of a to-many.
         public var minCount: Int?
         public var maxCount: Int?
-        /// `Nullify`, `Cascade`, `Deny`, `No Action` (Xcode omits `Nullify`? no: it writes it).
+        /// `deletionRule`: `Nullify` (the default), `Cascade`, `Deny` or `No Action`.
         public var deletionRule: String
+        /// The line of `<relationship>` in the model file.
         public var line: Int
     }
 
     /// A fetch request or a fetched property's request: an entity and a predicate.
     public struct FetchRequest: Sendable {
+        /// The request's name (a fetched property's name for a fetched property).
         public var name: String
+        /// The entity it fetches.
         public var entity: String
+        /// `predicateString`, the NSPredicate format string.
         public var predicate: String?
+        /// The line of `<fetchRequest>` in the model file.
         public var line: Int
     }
 

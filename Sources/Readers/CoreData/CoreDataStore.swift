@@ -61,6 +61,7 @@ public struct CoreDataStore: Sendable {
         }
     }
 
+    /// The bytes of SQLite's `hex()` output (upper-case digits, an even count).
     static func bytes(hex: String) -> Data {
         var data = Data(capacity: hex.utf8.count / 2)
         var high: UInt8?
