@@ -91,3 +91,31 @@ import Testing
         }
     }
 }
+
+extension CoreDataModelTests {
+    /// Nothing is dropped in silence: a bound the rules cannot hold and an XML attribute the
+    /// import does not know are both listed.
+    @Test func unreadableBoundsAndUnknownXMLAttributesAreNoted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cd-odd-\(UUID().uuidString)/Odd.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try Data("""
+            <model userDefinedModelVersionIdentifier="">
+                <entity name="Odd" syncable="YES">
+                    <attribute name="big" attributeType="Integer 64" maxValueString="99999999999999999999" frobnicate="1"/>
+                    <attribute name="cost" optional="YES" attributeType="Decimal" minValueString="1e3"/>
+                    <attribute name="code" optional="YES" attributeType="String" regularExpressionString="(?=x)x"/>
+                </entity>
+            </model>
+            """.utf8).write(to: folder.appendingPathComponent("contents"))
+        let model = try CoreDataModel.load(path: folder.path)
+        var writer = CoreDataRulesWriter(layout: CoreDataStoreLayout(model: model), storePath: "Odd.sqlite")
+        let rules = writer.render()
+        let notes = writer.notes.joined(separator: "\n")
+        #expect(notes.contains("'Odd.big' (line 3): the maximum '99999999999999999999' is not a value an attribute of type Integer 64 can have"), "\(notes)")
+        #expect(notes.contains("'Odd.cost' (line 4): the minimum '1e3' is not a value an attribute of type Decimal can have"), "\(notes)")
+        #expect(notes.contains("'Odd.code' (line 5): the regular expression '(?=x)x' is not imported"), "\(notes)")
+        #expect(notes.contains("the XML attribute 'frobnicate=\"1\"' of <attribute name=\"big\"> (line 3): not understood"), "\(notes)")
+        #expect(!rules.contains("max:") && !rules.contains("min:") && !rules.contains("pattern:"), "\(rules)")
+    }
+}

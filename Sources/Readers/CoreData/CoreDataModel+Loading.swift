@@ -90,12 +90,43 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
                                                "memberEntity", "compoundIndexes", "compoundIndex", "index",
                                                "fetchIndex", "fetchIndexElement", "attributeMapping"]
 
+    /// The XML attributes each element may carry that the import reads.
+    private static let knownAttributes: [String: Set<String>] = [
+        "model": ["userDefinedModelVersionIdentifier"],
+        "entity": ["name", "parentEntity", "isAbstract"],
+        "attribute": ["name", "attributeType", "optional", "transient", "derived", "derivationExpression",
+                      "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval",
+                      "regularExpressionString", "valueTransformerName", "customClassName"],
+        "relationship": ["name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "optional",
+                         "ordered", "transient", "minCount", "maxCount", "deletionRule"],
+        "fetchRequest": ["name", "entity", "predicateString"],
+        "fetchedProperty": ["name", "optional"],
+    ]
+
+    /// XML attributes that change nothing about what is stored or valid: editor state, code
+    /// generation, Spotlight, CloudKit, migration hints, default values.
+    private static let harmless: Set<String> = [
+        "type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion", "sourceLanguage",
+        "representedClassName", "syncable", "codeGenerationType", "elementID", "renamingIdentifier", "versionHashModifier",
+        "usesScalarValueType", "defaultValueString", "defaultDateTimeInterval", "spotlightIndexingEnabled",
+        "storedInTruthFile", "indexed", "allowsExternalBinaryDataStorage", "allowsCloudEncryption",
+        "preserveValueOnDeletionInPersistentHistory", "isOrdered", "fetchLimit", "fetchBatchSize",
+        "resultType", "returnObjectsAsFaults", "includesPendingChanges", "includeSubentities",
+        "returnDistinctResults", "includesPropertyValues", "includesSubentities", "uniquenessConstraintsVersion",
+        "userDefinedModelVersionIdentifier", "optional", "deletionRule",
+    ]
+
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                 qualifiedName: String?, attributes a: [String: String] = [:]) {
         let line = parser.lineNumber
         let parent = stack.last
         stack.append(name)
         func yes(_ key: String) -> Bool { a[key] == "YES" }
+        if let known = Self.knownAttributes[name] {
+            for key in a.keys.sorted() where !known.contains(key) && !Self.harmless.contains(key) {
+                unknown.append(.init(line: line, text: "the XML attribute '\(key)=\"\(a[key] ?? "")\"' of <\(name)\(a["name"].map { " name=\"\($0)\"" } ?? "")>"))
+            }
+        }
         switch (parent, name) {
         case (nil, "model"):
             sawModel = true

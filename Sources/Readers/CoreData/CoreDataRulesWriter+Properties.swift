@@ -25,11 +25,19 @@ extension CoreDataRulesWriter {
         func bound(_ key: String, _ value: String, code: Int? = nil) {
             lines.append("        \(key): " + (code.map { "{ value: \(value), code: \($0) }" } ?? value) + "\n")
         }
+        var unreadable = [String]()
+        /// `text` when `parse` accepts it; else nil, and the bound is listed as not imported.
+        func read<T>(_ text: String?, _ what: String, _ parse: (String) -> T?) -> T? {
+            guard let text else { return nil }
+            if let value = parse(text) { return value }
+            unreadable.append("\(what) '\(text)'")
+            return nil
+        }
         switch a.type {
         case "Integer 16", "Integer 32", "Integer 64":
             lines.append("        type: integer\n")
             let implied = Self.integerRanges[a.type]
-            var low = a.minValue.flatMap { Int64($0) }, high = a.maxValue.flatMap { Int64($0) }
+            var low = read(a.minValue, "minimum") { Int64($0) }, high = read(a.maxValue, "maximum") { Int64($0) }
             if let (l, h) = implied {
                 low = max(low ?? l, l)
                 high = min(high ?? h, h)
@@ -38,12 +46,12 @@ extension CoreDataRulesWriter {
             if let high { bound("max", String(high)) }
         case "Decimal", "Double", "Float":
             lines.append("        type: decimal\n")
-            if let v = a.minValue, ExactNumber(v) { bound("min", v) }
-            if let v = a.maxValue, ExactNumber(v) { bound("max", v) }
+            if let v = read(a.minValue, "minimum", { ExactNumber($0) ? $0 : nil }) { bound("min", v) }
+            if let v = read(a.maxValue, "maximum", { ExactNumber($0) ? $0 : nil }) { bound("max", v) }
         case "String", "URI":
             lines.append("        type: string\n")
-            if let v = a.minValue.flatMap({ Int($0) }) { bound("minLength", String(v)) }
-            if let v = a.maxValue.flatMap({ Int($0) }) { bound("maxLength", String(v)) }
+            if let v = read(a.minValue, "minimum length", { Int($0) }) { bound("minLength", String(v)) }
+            if let v = read(a.maxValue, "maximum length", { Int($0) }) { bound("maxLength", String(v)) }
             if let p = a.pattern, !p.isEmpty {
                 do throws(PatternError) {
                     _ = try Pattern(p)
@@ -59,8 +67,8 @@ extension CoreDataRulesWriter {
             expression = "CASE WHEN typeof(\(raw)) IN ('integer', 'real') THEN strftime('%Y-%m-%dT%H:%M:%fZ', \(raw) + "
                 + "\(Self.referenceDateOffset), 'unixepoch') ELSE \(raw) END"
             lines.append("        type: datetime\n")
-            if let v = a.minDate.flatMap({ Double($0) }) { bound("min", yaml(Self.isoDate(v))) }
-            if let v = a.maxDate.flatMap({ Double($0) }) { bound("max", yaml(Self.isoDate(v))) }
+            if let v = read(a.minDate, "earliest date", { Double($0) }) { bound("min", yaml(Self.isoDate(v))) }
+            if let v = read(a.maxDate, "latest date", { Double($0) }) { bound("max", yaml(Self.isoDate(v))) }
         case "UUID":
             // 16-byte BLOBs read as canonical lower-case UUIDs; any other value as x'HEX' or itself.
             let hex = "hex(\(raw))"
@@ -74,8 +82,8 @@ extension CoreDataRulesWriter {
             // The byte count stands for the value: Core Data's min/max of Binary Data are lengths.
             expression = "CASE WHEN typeof(\(raw)) = 'blob' THEN length(\(raw)) ELSE \(raw) END"
             lines.append("        type: integer   # the length in bytes of the Binary Data\n")
-            if let v = a.minValue.flatMap({ Int($0) }) { bound("min", String(v), code: FindingCode.tooShort.rawValue) }
-            if let v = a.maxValue.flatMap({ Int($0) }) { bound("max", String(v), code: FindingCode.tooLong.rawValue) }
+            if let v = read(a.minValue, "minimum length", { Int($0) }) { bound("min", String(v), code: FindingCode.tooShort.rawValue) }
+            if let v = read(a.maxValue, "maximum length", { Int($0) }) { bound("max", String(v), code: FindingCode.tooLong.rawValue) }
         case "Transformable":
             notes.append("\(at): Transformable (an archived object that only the app can decode), not audited")
             return nil
@@ -84,6 +92,9 @@ extension CoreDataRulesWriter {
             return nil
         }
         if !a.isOptional { lines.insert("        required: true\n", at: 1) }
+        for item in unreadable {
+            notes.append("\(at): the \(item) is not a value an attribute of type \(a.type) can have, not imported")
+        }
         return (column(expression, as: a.name), "      \(yamlKey(a.name)):\n" + lines.joined())
     }
 
