@@ -45,7 +45,7 @@ struct ImportCoreDataCommand: ParsableCommand {
             var layout = CoreDataStoreLayout(model: loaded)
             if let store {
                 let info = try CoreDataStore.read(path: store)
-                layout = CoreDataStoreLayout(model: loaded, primaryKeys: info.numbers)
+                layout = CoreDataStoreLayout(model: loaded, primaryKeys: info.numbers, storeTables: Set(info.tables.keys))
                 problems = info.disagreements(with: layout)
                 if let mine = loaded.versionIdentifier, !info.versionIdentifiers.isEmpty,
                    !info.versionIdentifiers.contains(mine) {

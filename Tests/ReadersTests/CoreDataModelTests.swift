@@ -70,6 +70,10 @@ import Testing
         // The store's own numbers win.
         let renumbered = CoreDataStoreLayout(model: model, primaryKeys: ["Zoo": 1, "Animal": 2, "Cat": 3, "Lion": 4])
         #expect(renumbered.joinTables.first?.table == "Z_2ZOOS" && renumbered.joinTables.first?.destinationColumn == "Z_1ZOOS")
+        // A store that names the join table from the other side is read from that table.
+        let otherSide = CoreDataStoreLayout(model: model, primaryKeys: layout.numbers, storeTables: ["ZANIMAL", "ZZOO", "Z_4ANIMALS"])
+        #expect(otherSide.joinTables.map(describe) == ["Z_4ANIMALS(Z_4ZOOS Zoo.animals, Z_1ANIMALS Animal.zoos)"])
+        #expect(CoreDataStoreLayout(model: model, primaryKeys: layout.numbers, storeTables: ["ZANIMAL"]).joinTables.map(describe) == [expected])
         #expect(layout.expectedColumns(root: try #require(model.entity("Animal"))).map(\.column) == ["ZLEGS", "ZMANE"])
     }
 

@@ -9,9 +9,18 @@ public struct CoreDataStoreLayout: Sendable {
     /// order of the entity names (what Core Data assigns to a new store).
     public var numbers: [String: Int]
 
+    /// The store's table names, when a store was read: a many-to-many whose join table the
+    /// store names from the other side is read from that table.
+    public var storeTables: Set<String>?
+
     /// Lays out `model`, numbering entities from `primaryKeys` (name to `Z_ENT`) when given.
-    public init(model: CoreDataModel, primaryKeys: [String: Int]? = nil) {
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - primaryKeys: The store's `Z_PRIMARYKEY` (entity name to `Z_ENT`).
+    ///   - storeTables: The store's tables.
+    public init(model: CoreDataModel, primaryKeys: [String: Int]? = nil, storeTables: Set<String>? = nil) {
         self.model = model
+        self.storeTables = storeTables
         if let primaryKeys {
             numbers = primaryKeys
         } else {
@@ -60,14 +69,23 @@ public struct CoreDataStoreLayout: Sendable {
               let inverse = destination.relationships.first(where: { $0.name == inverseName }),
               inverse.isToMany else { return nil }
         let mine = (entity.name, relationship.name), theirs = (destination.name, inverse.name)
-        let (ownerEntity, owning, other, otherEntity) = mine <= theirs
-            ? (entity.name, relationship.name, inverse.name, destination.name)
-            : (destination.name, inverse.name, relationship.name, entity.name)
-        guard let n = numbers[ownerEntity], let m = numbers[otherEntity] else { return nil }
-        return JoinTable(table: "Z_\(n)\(owning.uppercased())",
-                         ownerColumn: "Z_\(n)\(other.uppercased())", ownerEntity: ownerEntity,
-                         destinationColumn: "Z_\(m)\(owning.uppercased())", destinationEntity: otherEntity,
-                         relationship: owning, inverse: other)
+        let sides = [(entity.name, relationship.name, inverse.name, destination.name),
+                     (destination.name, inverse.name, relationship.name, entity.name)]
+        let ordered = mine <= theirs ? sides : sides.reversed()
+        let candidates = ordered.compactMap { side -> JoinTable? in
+            let (ownerEntity, owning, other, otherEntity) = side
+            guard let n = numbers[ownerEntity], let m = numbers[otherEntity] else { return nil }
+            return JoinTable(table: "Z_\(n)\(owning.uppercased())",
+                             ownerColumn: "Z_\(n)\(other.uppercased())", ownerEntity: ownerEntity,
+                             destinationColumn: "Z_\(m)\(owning.uppercased())", destinationEntity: otherEntity,
+                             relationship: owning, inverse: other)
+        }
+        // The first side's name, unless the store has only the other side's table.
+        if let tables = storeTables, let first = candidates.first, !tables.contains(first.table),
+           let second = candidates.dropFirst().first, tables.contains(second.table) {
+            return second
+        }
+        return candidates.first
     }
 
     /// Every join table of the model, once each.
