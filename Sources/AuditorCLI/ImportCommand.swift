@@ -1,0 +1,116 @@
+import ArgumentParser
+import Auditor
+import Foundation
+import Readers
+import Reports
+
+/// `auditor import`: writes a rules file from another tool's schema.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write a rules file from another tool's model.",
+        subcommands: [ImportCoreDataCommand.self])
+}
+
+/// `auditor import coredata MODEL [--store STORE] [-o RULES]`.
+struct ImportCoreDataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coredata",
+        abstract: "Turn a Core Data model (.xcdatamodeld or .xcdatamodel) into a rules file that audits its SQLite store.",
+        discussion: """
+            Exit status: 0 written; 65 the model or store is malformed, or they disagree (the rules \
+            are still written and every disagreement is printed); 66 missing model or store; \
+            73 the output cannot be written or already exists (use --force); 75 the store is locked.
+            """)
+
+    @Argument(help: "The model: a .xcdatamodeld bundle (its current version) or one .xcdatamodel folder.")
+    var model: String
+
+    @Option(help: ArgumentHelp("The Core Data SQLite store the rules audit (read-only).", valueName: "STORE"))
+    var store: String?
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the rules to FILE instead of stdout.", valueName: "FILE"))
+    var output: String?
+
+    @Flag(help: "Replace FILE when it exists.")
+    var force = false
+
+    @Flag(name: .shortAndLong, help: "Do not print what was not imported.")
+    var quiet = false
+
+    func run() throws {
+        let status = CLI.guarded {
+            let loaded = try CoreDataModel.load(path: model)
+            var problems = [String]()
+            var layout = CoreDataStoreLayout(model: loaded)
+            if let store {
+                let info = try CoreDataStore.read(path: store)
+                layout = CoreDataStoreLayout(model: loaded, primaryKeys: info.numbers, storeTables: Set(info.tables.keys))
+                problems = info.disagreements(with: layout)
+                if let mine = loaded.versionIdentifier, !info.versionIdentifiers.isEmpty,
+                   !info.versionIdentifiers.contains(mine) {
+                    problems.append("the store was written with the model version identifier(s) "
+                                    + info.versionIdentifiers.map { "'\($0)'" }.joined(separator: ", ")
+                                    + ", the model '\(loaded.versionName)' is '\(mine)'; import the version the app used")
+                }
+            }
+            var writer = CoreDataRulesWriter(layout: layout, storePath: storePathForRules())
+            let text = writer.render()
+            if let output {
+                try refuseToDestroy(output)
+                try OutputFile.writeAtomically(text, to: output)
+                // The file we wrote must be a valid rules file: anything else is our bug.
+                do {
+                    _ = try CLI.loadPlan(output)
+                } catch let e as AuditError {
+                    CLI.printError(e)
+                    throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it "
+                                     + "with the model)", location: output)
+                }
+            } else {
+                print(text, terminator: "")
+            }
+            if !quiet {
+                for note in writer.notes {
+                    FileHandle.standardError.write(Data(TerminalText.escaped("auditor: note: \(loaded.versionName): not imported: \(note)").utf8 + [10]))
+                }
+            }
+            for problem in problems {
+                FileHandle.standardError.write(Data(TerminalText.escaped("auditor: error: \(store ?? ""): \(problem)").utf8 + [10]))
+            }
+            if !problems.isEmpty {
+                FileHandle.standardError.write(Data(("auditor: the model and the store disagree in \(problems.count) place(s); "
+                    + "the rules follow the model: import the model version the app used for this store\n").utf8))
+                return .dataError
+            }
+            return .passed
+        }
+        throw ExitCode(status.rawValue)
+    }
+
+    /// The store's path as the rules file names it: relative to the rules file's folder when
+    /// the store is below it, else absolute; `<Model>.sqlite` beside the rules without `--store`.
+    func storePathForRules() -> String {
+        guard let store else {
+            let base = (model as NSString).lastPathComponent
+            return (base as NSString).deletingPathExtension + ".sqlite"
+        }
+        let absolute = URL(fileURLWithPath: store).standardizedFileURL.path
+        let folder = URL(fileURLWithPath: output ?? "rules.yml").standardizedFileURL.deletingLastPathComponent().path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    /// Never overwrite the model, the store, or (without `--force`) an existing file.
+    func refuseToDestroy(_ output: String) throws {
+        let target = URL(fileURLWithPath: output).standardizedFileURL.path
+        for input in [model, store].compactMap({ $0 }) where URL(fileURLWithPath: input).standardizedFileURL.path == target {
+            throw AuditError(.cannotCreateOutput, "refusing to write the rules over the input '\(input)'; choose another -o FILE",
+                             location: output)
+        }
+        if !force && FileManager.default.fileExists(atPath: output) {
+            throw AuditError(.cannotCreateOutput, "'\(output)' already exists; pass --force to replace it, or choose another -o FILE",
+                             location: output)
+        }
+    }
+}
