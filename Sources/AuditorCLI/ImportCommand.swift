@@ -57,8 +57,11 @@ struct ImportCoreDataCommand: ParsableCommand {
             var writer = CoreDataRulesWriter(layout: layout, storePath: storePathForRules())
             let text = writer.render()
             if let output {
-                try refuseToDestroy(output)
-                try OutputFile.writeAtomically(text, to: output)
+                try refuseToReplace(output)
+                var protected = ProtectedFiles()
+                protected.add(model, role: "the Core Data model", sidecars: false)
+                if let store { protected.add(store, role: "the store") }
+                try OutputFile.write(text, to: output, what: "the rules file", option: "-o", protecting: protected)
                 // The file we wrote must be a valid rules file: anything else is our bug.
                 do {
                     _ = try CLI.loadPlan(output)
@@ -101,13 +104,9 @@ struct ImportCoreDataCommand: ParsableCommand {
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
 
-    /// Never overwrite the model, the store, or (without `--force`) an existing file.
-    func refuseToDestroy(_ output: String) throws {
-        let target = URL(fileURLWithPath: output).standardizedFileURL.path
-        for input in [model, store].compactMap({ $0 }) where URL(fileURLWithPath: input).standardizedFileURL.path == target {
-            throw AuditError(.cannotCreateOutput, "refusing to write the rules over the input '\(input)'; choose another -o FILE",
-                             location: output)
-        }
+    /// An existing rules file is replaced only with `--force`; inputs (the model, the store and
+    /// its sidecars, however reached) are refused by ``OutputFile`` itself.
+    func refuseToReplace(_ output: String) throws {
         if !force && FileManager.default.fileExists(atPath: output) {
             throw AuditError(.cannotCreateOutput, "'\(output)' already exists; pass --force to replace it, or choose another -o FILE",
                              location: output)
