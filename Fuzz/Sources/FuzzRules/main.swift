@@ -4,7 +4,7 @@
 //
 // Input: the rules file's text. Invariants, each a crash when broken:
 // - a file that is rejected throws AuditError `.invalidRules` (exit 78) with at least one
-//   diagnostic, each in the file and located on a line of it (1 ... lines + 1, column >= 1);
+//   diagnostic, each in the file and located on a line of it (1 ... line breaks + 2, counting YAML's CR, NEL, LS and PS; column >= 1);
 // - a file that is accepted compiles to a plan or is rejected the same way.
 import Auditor
 
@@ -18,7 +18,8 @@ func checkRejection(_ error: any Error, _ text: String) {
     guard let error = error as? AuditError else { fail("threw \(type(of: error)): \(error)", text) }
     guard error.code == .invalidRules, error.code.exitStatus == .configError, !error.diagnostics.isEmpty
     else { fail("threw \(error.code) with \(error.diagnostics.count) diagnostics: \(error)", text) }
-    let lines = text.utf8.filter { $0 == 10 }.count + 1
+    // YAML breaks lines at LF, CR, CRLF, NEL, LS and PS: an upper bound on the line count.
+    let lines = text.unicodeScalars.filter { ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains($0) }.count + 1
     for d in error.diagnostics {
         guard !d.message.isEmpty, d.mark.file == path, d.mark.line >= 1, d.mark.line <= lines + 1, d.mark.column >= 1
         else { fail("diagnostic out of range: \(d)", text) }
