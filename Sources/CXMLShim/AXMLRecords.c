@@ -446,6 +446,29 @@ int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth) {
  * parsed any more, so nothing is freed under it. */
 void axml_walk_begin(AXMLReader *r) {
     r->walking = 1;
+    if (r->last_node != NULL && !r->last_descends) {
+        /* The failing xmlTextReaderRead may have released the last delivered node (an ended
+         * element or a leaf: the reader frees a node once it moves past it), so it is compared
+         * by address only, never read (found by Fuzz/FuzzXML: a heap-use-after-free, and
+         * phantom records read from recycled nodes). The innermost open element is alive:
+         * walk on from the last node if it is still one of its children, else from its first
+         * child, since the reader has released every child it moved past. */
+        xmlNodePtr parent = r->nopen > 0 ? r->open[r->nopen - 1] : NULL;
+        xmlNodePtr child = parent != NULL ? parent->children : NULL;
+        while (child != NULL && child != r->last_node) child = child->next;
+        if (parent == NULL) {
+            r->walk_node = NULL; /* the root element has ended: nothing is left to deliver */
+        } else if (child == NULL) {
+            r->walk_node = parent;
+            r->walk_descends = 1;
+            r->walk_depth = r->nopen - 1;
+        } else {
+            r->walk_node = child;
+            r->walk_descends = 0;
+            r->walk_depth = r->last_depth;
+        }
+        return;
+    }
     if (r->last_node != NULL) {
         r->walk_node = r->last_node;
         r->walk_descends = r->last_descends;

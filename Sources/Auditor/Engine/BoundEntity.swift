@@ -61,7 +61,7 @@ public struct BoundEntity: Sendable {
             let r = isAttribute ? nil : hooks.recordValidators[i - hooks.attributeValidators.count]
             bound.checks.append(Check(kind: isAttribute ? "validator" : "record", test: .hook(i), slot: bound.rules.count,
                                       attribute: a.flatMap { v in plan.attributes.firstIndex { $0.name == v.attribute } },
-                                      message: (try? MessageTemplate("{violations}")) ?? (try? MessageTemplate("{rule}"))!,   // both parse
+                                      message: MessageTemplate(literal: "{violations}"),
                                       parameters: ["rule": id]))
             bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: a?.attribute,
                                         kinds: [isAttribute ? "validator" : "record"],

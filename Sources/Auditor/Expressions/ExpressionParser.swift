@@ -26,6 +26,8 @@ struct ExpressionSyntax: Sendable {
     var offset: Int
     /// Byte offset of the node's first character.
     var start: Int
+    /// The nodes on the longest path down to a leaf (1 for a leaf), at most ``ExpressionParser/maxDepth``.
+    let depth: Int
 }
 
 enum ArithmeticOperator: String, Sendable {
@@ -59,6 +61,8 @@ struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private let source: [UInt8]
     private var p = 0
+    /// How deep the descent is now (see ``enter(_:)``).
+    var nesting = 0
 
     init(tokens: [ExpressionToken], source: String) {
         self.tokens = tokens
@@ -70,6 +74,7 @@ struct ExpressionParser {
     mutating func parse() throws(Failure) -> ExpressionSyntax {
         if case .end = current.kind { throw Failure(offset: 0, message: "the expression is empty") }
         let e = try parseOr()
+        try checkDepth(e)
         guard case .end = current.kind else {
             var m = "unexpected \(describe(current)) after a complete expression"
             if case .name(let n) = current.kind, n.lowercased() == "is" {
@@ -123,6 +128,7 @@ struct ExpressionParser {
             let op = advance()
             let right = try parseAnd()
             left = ExpressionSyntax(kind: .logical(.or, left, right), offset: op.offset, start: left.start)
+            try checkDepth(left)
         }
         return left
     }
@@ -133,6 +139,7 @@ struct ExpressionParser {
             let op = advance()
             let right = try parseNot()
             left = ExpressionSyntax(kind: .logical(.and, left, right), offset: op.offset, start: left.start)
+            try checkDepth(left)
         }
         return left
     }
@@ -140,7 +147,9 @@ struct ExpressionParser {
     private mutating func parseNot() throws(Failure) -> ExpressionSyntax {
         if isKeyword(.not) {
             let op = advance()
+            try enter(op)
             let operand = try parseNot()
+            nesting -= 1
             return ExpressionSyntax(kind: .not(operand), offset: op.offset, start: op.offset)
         }
         return try parseComparison()
@@ -198,6 +207,7 @@ struct ExpressionParser {
             let op: ArithmeticOperator = isPlus(t) ? .add : .subtract
             let right = try parseMultiplicative()
             left = ExpressionSyntax(kind: .arithmetic(op, left, right), offset: t.offset, start: left.start)
+            try checkDepth(left)
         }
         return left
     }
@@ -219,11 +229,14 @@ struct ExpressionParser {
             }
             let right = try parseUnary()
             left = ExpressionSyntax(kind: .arithmetic(op, left, right), offset: t.offset, start: left.start)
+            try checkDepth(left)
         }
         return left
     }
 
     private mutating func parseUnary() throws(Failure) -> ExpressionSyntax {
+        try enter(current)     // every '(' and '-' passes here
+        defer { nesting -= 1 }
         if isSymbol(.minus) {
             let t = advance()
             let operand = try parseUnary()

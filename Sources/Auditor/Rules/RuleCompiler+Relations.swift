@@ -233,7 +233,7 @@ extension RuleCompiler {
             template = try MessageTemplate(text)
         } catch {
             d.append(Diagnostic(mark: options.messageMark ?? mark, message: error.message))
-            template = (try? MessageTemplate(defaultMessage)) ?? (try? MessageTemplate("{rule}"))!   // "{rule}" parses
+            template = (try? MessageTemplate(defaultMessage)) ?? MessageTemplate(literal: "{rule}")
         }
         let known = Set(params.keys).union(commonPlaceholders).union(extraPlaceholders)
             .union(["count", "problem", "column", "newest", "asOf", "attributes"])
