@@ -33,6 +33,10 @@ enum CLI {
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }
+        // The catalog's rule ids name rules that exist (located in the catalog file).
+        let ruleIDs = plan.entities.flatMap { $0.rules.map(\.id) } + StandardReaders.structuralRules.map(\.id)
+        d += catalog.unknownRuleDiagnostics(known: Set(ruleIDs))
+        d += catalog.structuralDiagnostics(StandardReaders.structuralRules)
         // Attributes against fields the options declare (no data is read).
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source),

@@ -48,7 +48,7 @@ public struct BoundEntity: Sendable {
             let id = StructuralRuleID.qualified(s.id, source: plan.source)
             slots[s.id] = i
             let text = catalog.byRule[id] ?? catalog.byRule[s.id] ?? s.message
-            messages[s.id] = (try? MessageTemplate(text)) ?? (try? MessageTemplate(s.summary))
+            messages[s.id] = (try? MessageTemplate(text, language: catalog.locale)) ?? (try? MessageTemplate(s.summary))
             rules.append(RuleInfo(id: id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
                                   severity: s.severity, code: s.code, summaries: [s.summary]))
         }
@@ -61,7 +61,7 @@ public struct BoundEntity: Sendable {
             let r = isAttribute ? nil : hooks.recordValidators[i - hooks.attributeValidators.count]
             bound.checks.append(Check(kind: isAttribute ? "validator" : "record", test: .hook(i), slot: bound.rules.count,
                                       attribute: a.flatMap { v in plan.attributes.firstIndex { $0.name == v.attribute } },
-                                      message: (try? MessageTemplate("{violations}")) ?? (try? MessageTemplate("{rule}"))!,   // both parse
+                                      message: "{violations}",
                                       parameters: ["rule": id]))
             bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: a?.attribute,
                                         kinds: [isAttribute ? "validator" : "record"],

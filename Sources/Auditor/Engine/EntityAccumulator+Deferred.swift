@@ -80,19 +80,19 @@ extension EntityAccumulator {
                 let fields = inputFields ?? entity.inputFields
                 for c in required where !fields.contains(c) {
                     addDeferred(check: rule.check, location: here, key: nil, value: c,
-                                parameters: ["column": c, "problem": "The input has no column '\(c)'; it is required."],
+                                parameters: ["reason": "missing", "column": c, "problem": "The input has no column '\(c)'; it is required."],
                                 ordinal: nil)
                 }
                 for a in entity.plan.attributes where !fields.contains(a.name) && !required.contains(a.name) {
                     addDeferred(check: rule.check, location: here, key: nil, value: a.name,
-                                parameters: ["column": a.name, "problem": "The input has no column '\(a.name)'; the attribute is read as missing."],
+                                parameters: ["reason": "attribute", "column": a.name, "problem": "The input has no column '\(a.name)'; the attribute is read as missing."],
                                 ordinal: nil)
                 }
                 if !allowExtra {
                     let declared = Set(entity.plan.attributes.map(\.name) + required)
                     for f in fields where !declared.contains(f) {
                         addDeferred(check: rule.check, location: here, key: nil, value: f,
-                                    parameters: ["column": f, "problem": "The input has an unexpected column '\(f)'."],
+                                    parameters: ["reason": "unexpected", "column": f, "problem": "The input has an unexpected column '\(f)'."],
                                     ordinal: nil)
                     }
                 }

@@ -295,15 +295,19 @@ enum FindingBuilder {
         }
         var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
         var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
+        // A composite key: `value` joins the parts (`GB, 2`), `values` quotes each (`'GB', '2'`).
+        var values: String?
         if let kr = e.plan.keyRules.first(where: { $0.check == Int(hit.check) }), kr.shape.attributes.count > 1 {
-            raw = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) ?? "null" }
-                .joined(separator: ", ")
+            let parts = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
+            raw = parts.map { $0 ?? "null" }.joined(separator: ", ")
             sensitive = kr.shape.attributes.contains { e.plan.attributes[$0].sensitive }
+            values = parts.map { $0.map { "'\($0)'" } ?? "null" }.joined(separator: ", ")
         }
         let value = sensitive ? raw.map { _ in mask } : raw
         let message = check.message.render { p in
             switch p {
             case "value": return value ?? ""
+            case "values" where values != nil: return sensitive ? mask : values
             case "length": return raw.map { String($0.unicodeScalars.count) } ?? "0"
             case "first": return first.map { describe(e, location: $0) } ?? ""
             case "firstLine": return first.map { String($0) } ?? ""

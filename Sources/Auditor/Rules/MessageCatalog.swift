@@ -19,6 +19,9 @@ public struct MessageCatalog: Sendable, Equatable {
     public var locale: String
     public var byRule: [String: String]
     public var byKind: [String: String]
+    /// Where each entry is written in the catalog file (`rules/<id>`, `constraints/<kind>`), so
+    /// that a mistake found while compiling the rules points at the catalog, not the rules file.
+    public var marks: [String: ConfigMark] = [:]
 
     public init(locale: String = "en", byRule: [String: String] = [:], byKind: [String: String] = [:]) {
         self.locale = locale
@@ -31,12 +34,58 @@ public struct MessageCatalog: Sendable, Equatable {
 
     /// The template for a constraint kind on a value type, if the catalog has one.
     public func kindMessage(_ kind: String, _ type: ValueType) -> String? {
-        if type == .date || type == .datetime, let m = byKind["\(kind).date"] { return m }
-        return byKind[kind]
+        kindEntry(kind, type)?.text
     }
 
-    /// Parses a catalog file.
-    /// - Throws: ``AuditError`` `.invalidRules` with located diagnostics, `.missingInput` when unreadable.
+    /// The catalog's template for a rule id, with where it is written.
+    public func ruleEntry(_ id: String) -> (text: String, mark: ConfigMark?)? {
+        byRule[id].map { ($0, marks["rules/\(id)"]) }
+    }
+
+    /// The catalog's template for a message kind (`min`, `fk`, `rowCount`, …), with where it is
+    /// written; `<kind>.date` comes first for date and date-time attributes.
+    public func kindEntry(_ kind: String, _ type: ValueType? = nil) -> (text: String, mark: ConfigMark?)? {
+        if type == .date || type == .datetime, let m = byKind["\(kind).date"] { return (m, marks["constraints/\(kind).date"]) }
+        return byKind[kind].map { ($0, marks["constraints/\(kind)"]) }
+    }
+
+    /// Diagnostics for the catalog's rule ids that name no rule: neither one of the compiled
+    /// rules nor a reader's structural rule. Located in the catalog file.
+    /// - Parameter known: Every rule id that exists (bare structural ids included).
+    public func unknownRuleDiagnostics(known: Set<String>) -> [Diagnostic] {
+        byRule.keys.sorted().compactMap { id in
+            let bare = id.split(separator: "@").first.map(String.init) ?? id
+            guard !known.contains(id), !known.contains(bare), let mark = marks["rules/\(id)"] else { return nil }
+            var m = "the catalog translates '\(id)', which is not a rule of the rules file nor a reader's structural rule"
+            if let s = Suggest.closest(to: id, in: known.sorted()) { m += "; did you mean '\(s)'?" }
+            m += "; to translate every rule of a kind, write the kind under constraints: (\(BuiltInMessages.templates.keys.sorted().prefix(3).joined(separator: ", ")), …)"
+            return Diagnostic(mark: mark, message: m)
+        }
+    }
+
+    /// Diagnostics for the catalog's translations of readers' structural rules that name a
+    /// placeholder the rule does not fill (`{feilds}` for `csv.row.ragged`). Located in the catalog.
+    /// - Parameter rules: The structural rules of every reader that may run.
+    public func structuralDiagnostics(_ rules: [StructuralRule]) -> [Diagnostic] {
+        var d = [Diagnostic]()
+        for rule in rules {
+            guard let (text, mark) = ruleEntry(rule.id), let mark,
+                  let own = try? MessageTemplate(rule.message), let template = try? MessageTemplate(text, language: locale) else { continue }
+            let known = Set(own.placeholders).union(RuleCompiler.commonPlaceholders)
+            for p in Set(template.placeholders).sorted() where !known.contains(p) {
+                var m = "unknown placeholder '{\(p)}' in the '\(rule.id)' message"
+                if let s = Suggest.closest(to: p, in: known.sorted()) { m += "; did you mean '{\(s)}'?" }
+                d.append(Diagnostic(mark: mark, message: m))
+            }
+        }
+        return d
+    }
+
+    /// Parses a catalog file: every key is a known kind, every template parses and names only
+    /// placeholders its kind has. Rule ids are checked against the rules later
+    /// (``unknownRuleDiagnostics(known:)``).
+    /// - Throws: ``AuditError`` `.invalidRules` with diagnostics located in the catalog file,
+    ///   `.missingInput` when unreadable.
     public static func load(path: String) throws -> MessageCatalog {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw AuditError(.missingInput, "cannot read the message catalog", location: path)
@@ -49,23 +98,36 @@ public struct MessageCatalog: Sendable, Equatable {
             let map = try root.mapping("a message catalog")
             d += map.unknownKeys(allowed: ["locale", "constraints", "rules"], context: "a message catalog")
             if let l = map["locale"] { catalog.locale = try l.string("locale") }
-            let kinds = ConstraintKind.allCases.map(\.rawValue)
+            let kinds = BuiltInMessages.kinds
             for (section, keyPath) in [("constraints", \MessageCatalog.byKind), ("rules", \MessageCatalog.byRule)] {
                 guard let node = map[section] else { continue }
                 for (k, v) in try node.mapping(section).pairs {
                     let key = try k.string("a key")
+                    var allowed: Set<String>?
                     if section == "constraints" {
-                        let base = key.hasSuffix(".date") ? String(key.dropLast(5)) : key
-                        if !kinds.contains(base) {
-                            var m = "unknown constraint kind '\(key)'"
-                            if let s = Suggest.closest(to: base, in: kinds) { m += "; did you mean '\(s)'?" }
+                        allowed = BuiltInMessages.placeholders(of: key)
+                        if allowed == nil {
+                            var m = "unknown message kind '\(key)'"
+                            if let s = Suggest.closest(to: key, in: kinds) { m += "; did you mean '\(s)'?" }
+                            m += "; known kinds: \(kinds.joined(separator: ", "))"
                             d.append(k.error(m))
                             continue
                         }
                     }
                     let text = try v.string("a message")
-                    do { _ = try MessageTemplate(text) } catch { d.append(v.error(error.message)) }
+                    do {
+                        let template = try MessageTemplate(text, language: catalog.locale)
+                        for p in Set(template.placeholders).sorted() where allowed.map({ !$0.contains(p) }) ?? false
+                            && !(key == "record") {
+                            var m = "unknown placeholder '{\(p)}' in the '\(key)' message"
+                            if let s = Suggest.closest(to: p, in: allowed?.sorted() ?? []) { m += "; did you mean '{\(s)}'?" }
+                            d.append(v.error(m))
+                        }
+                    } catch {
+                        d.append(v.error(error.message))
+                    }
                     catalog[keyPath: keyPath][key] = text
+                    catalog.marks["\(section)/\(key)"] = v.mark
                 }
             }
         } catch {

@@ -25,7 +25,7 @@ extension RuleCompiler {
             known.insert("values")
             let ci = addCheck(&plan, id: id, kind: "record", attribute: nil, summary: summary, code: .generic,
                               options: rule.options, entity: e, mark: rule.mark, catalog: catalog,
-                              defaultMessage: "The record does not satisfy '{assert}': {values}.",
+                              messageKind: "record",
                               parameters: params, extraPlaceholders: known, into: &d)
             plan.checks[ci].test = .record(when: when, assert: assert)
             plan.checks[ci].scope = rule.options.on
