@@ -10,7 +10,7 @@ enum CLI {
     static func loadPlan(_ path: String, catalog: MessageCatalog = .english,
                          now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
         let registry = StandardReaders.registry
-        let spec = try RulesFileParser(formats: registry.formats).load(path: path)
+        let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
         var d = [Diagnostic]()
         for source in spec.sources {
             for (format, node) in source.options.sorted(by: { $0.key < $1.key }) {

@@ -40,8 +40,9 @@ extension RulesFileParser {
         }
         if let m = map["message"] {
             do {
-                o.message = try m.string("message")
-                o.messageMark = m.mark
+                let text = try localized(m, "message")
+                o.message = text?.text
+                o.messageMark = text?.mark
             } catch { d.append(error) }
         }
         o.severity = parseSeverity(map["severity"], into: &d)
@@ -67,7 +68,7 @@ extension RulesFileParser {
             var when: (String, ConfigNode)?
             if let w = map["when"] { when = (try w.string("when"), w) }
             var description: String?
-            if let text = map["description"] { description = try text.string("description") }
+            if let text = map["description"] { description = try localized(text, "description")?.text }
             return RecordRuleSpec(mark: node.mark, when: when, assert: assert, description: description,
                                   options: parseRuleOptions(map, into: &d))
         } catch {

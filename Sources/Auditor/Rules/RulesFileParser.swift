@@ -5,9 +5,12 @@ import Foundation
 public struct RulesFileParser {
     /// Format names whose option blocks a source may carry (`csv`, `xml`, `sqlite`).
     public var formats: [String]
+    /// The language a `message:` map is read for (`--locale`; see `RulesFileParser+Messages.swift`).
+    public var locale: String
 
-    public init(formats: [String]) {
+    public init(formats: [String], locale: String = "en") {
         self.formats = formats
+        self.locale = locale
     }
 
     static let topKeys = ["version", "description", "sources", "entities", "history"]
@@ -263,7 +266,7 @@ public struct RulesFileParser {
         }
         var message: String?
         if let m = map["message"] {
-            do { message = try m.string("message") } catch { d.append(error) }
+            do { message = try localized(m, "message")?.text } catch { d.append(error) }
         }
         let severity = parseSeverity(map["severity"], into: &d)
         for (k, v) in map.pairs {
