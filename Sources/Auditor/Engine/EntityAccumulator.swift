@@ -215,7 +215,7 @@ final class EntityAccumulator {
     func outcomes() -> [RuleOutcome] {
         entity.plan.rules.enumerated().map { slot, r in
             let structural = r.kinds == ["structure"]
-            return RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
+            var outcome = RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
                                codes: codes(slot: slot),
                                summary: r.summaries.joined(separator: " and "),
@@ -223,6 +223,9 @@ final class EntityAccumulator {
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
                                definedAt: r.definedAt?.description)
+            outcome.description = r.description
+            outcome.hint = r.hint
+            return outcome
         }
     }
 }

@@ -218,7 +218,8 @@ extension RuleCompiler {
             plan.rules.append(RuleInfo(id: id, entity: e.name, source: e.source,
                                        attribute: attribute.map { plan.attributes[$0].name }, kinds: [kind],
                                        severity: options.severity ?? e.severity, code: options.code ?? code.rawValue,
-                                       summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark))
+                                       summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark,
+                                       description: options.description, hint: options.hint))
         }
         var params = parameters
         if let attribute { params["field"] = plan.attributes[attribute].name }
@@ -262,6 +263,8 @@ extension RuleOptions {
         o.severity = o.severity ?? other.severity
         o.code = o.code ?? other.code
         o.threshold = o.threshold.over(other.threshold)
+        o.description = o.description ?? other.description
+        o.hint = o.hint ?? other.hint
         return o
     }
 }

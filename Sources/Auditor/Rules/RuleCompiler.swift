@@ -64,7 +64,8 @@ public enum RuleCompiler {
                                                kinds: [c.kind.rawValue], severity: severity, code: code,
                                                summaries: [summary],
                                                threshold: c.threshold.over(a.threshold).over(e.threshold),
-                                               definedAt: c.mark))
+                                               definedAt: c.mark, description: c.description ?? a.description,
+                                               hint: c.hint ?? a.hint))
                 }
                 // An attribute-level message covers its value constraints, not required/type.
                 // A catalog's entry is located in the catalog: its mistakes point there.

@@ -1,7 +1,7 @@
 /// Parsing of an entity's cross-record rules: composite unique keys, relationships and
 /// table rules.
 extension RulesFileParser {
-    static let ruleOptionKeys = ["id", "message", "severity", "code", "description"] + thresholdKeys
+    static let ruleOptionKeys = ["id", "message", "severity", "code", "description", "hint"] + thresholdKeys
     static let relationshipKeys = ["attribute", "attributes", "references", "from", "minCount", "maxCount", "deleteRule"] + ruleOptionKeys
 
     func parseRelations(_ map: ConfigMapping, into e: inout EntitySpec, diagnostics d: inout [Diagnostic]) {
@@ -51,6 +51,10 @@ extension RulesFileParser {
         }
         o.threshold = parseThreshold(map, into: &d)
         if let n = map["on"] { o.on = parseScope(n, into: &d) }
+        for (key, path) in [("description", \RuleOptions.description), ("hint", \RuleOptions.hint)] {
+            guard let n = map[key] else { continue }
+            do { o[keyPath: path] = try localized(n, key)?.text } catch { d.append(error) }
+        }
         return o
     }
 

@@ -18,9 +18,9 @@ public struct RulesFileParser {
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split", "on"] + thresholdKeys
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "hint", "split", "on"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
-    static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on"] + thresholdKeys
+    static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on", "description", "hint"] + thresholdKeys
 
     /// Loads and parses a rules file from disk.
     /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
@@ -280,9 +280,14 @@ public struct RulesFileParser {
         }
         // `required` first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
-        return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
-                             severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
-                             on: map["on"].flatMap { parseScope($0, into: &d) })
+        var spec = AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
+                                 severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
+                                 on: map["on"].flatMap { parseScope($0, into: &d) })
+        for (k, path) in [("description", \AttributeSpec.description), ("hint", \AttributeSpec.hint)] {
+            guard let n = map[k] else { continue }
+            do { spec[keyPath: path] = try localized(n, k)?.text } catch { d.append(error) }
+        }
+        return spec
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
@@ -311,6 +316,8 @@ public struct RulesFileParser {
         c.code = o.code
         c.threshold = o.threshold
         c.on = o.on
+        c.description = o.description
+        c.hint = o.hint
         return c
     }
 
