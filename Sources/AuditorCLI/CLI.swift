@@ -37,6 +37,7 @@ enum CLI {
         let ruleIDs = plan.entities.flatMap { $0.rules.map(\.id) } + StandardReaders.structuralRules.map(\.id)
         d += catalog.unknownRuleDiagnostics(known: Set(ruleIDs))
         d += catalog.structuralDiagnostics(StandardReaders.structuralRules)
+        d += catalog.unknownNameDiagnostics(entities: plan.entities.map { ($0.name, $0.attributes.map(\.name)) })
         // Attributes against fields the options declare (no data is read).
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source),

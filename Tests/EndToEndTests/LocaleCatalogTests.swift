@@ -72,6 +72,28 @@ struct LocaleCatalogTests {
         #expect(run.stdoutText.contains("XX-RAGGED 1 field"), "\(run)")
     }
 
+    @Test("display names: entities and attributes read as the catalog names them in every message")
+    func displayNames() throws {
+        var catalog = try String(contentsOf: Auditor.packageRoot.appendingPathComponent("rules/messages/fr.yml"), encoding: .utf8)
+        catalog = catalog.replacingOccurrences(of: "locale: fr\n", with: "locale: fr\n")
+            + "names:\n  Region: Région\n  country: pays\n  Shop.region: région\n  Shop: Boutique\n"
+        let tmp = try Self.workspace(catalog: catalog)
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", Self.rules.replacingOccurrences(of: "region: string\n", with: "region: string\n    rowCount: { min: 9 }\n"))
+        let run = try assertExecute(["run", "rules.yml", "--locale", "xx", "--color", "never"], in: tmp.url, exitCode: 1)
+        #expect(run.stdoutText.contains("(pays, région) = ('GB', '2') ne désigne aucun Région existant"), "\(run)")
+        #expect(run.stdoutText.contains("Boutique compte 3 enregistrements ; attendu : au moins 9."), "\(run)")
+        // Without the catalog, the names of the rules file.
+        let plain = try assertExecute(["run", "rules.yml", "--color", "never"], in: tmp.url, exitCode: 1)
+        #expect(plain.stdoutText.contains("(country, region) = ('GB', '2') does not reference an existing Region"), "\(plain)")
+        #expect(plain.stdoutText.contains("Shop has 3 records; expected at least 9."), "\(plain)")
+        // A name that is no entity or attribute is a located error.
+        try tmp.write("messages/xx.yml", catalog + "  Shop.regoin: x\n")
+        let bad = try assertExecute(["run", "rules.yml", "--locale", "xx"], in: tmp.url, exitCode: 78)
+        #expect(bad.stderrText.contains("messages/xx.yml:\(catalog.split(separator: "\n").count + 1):3: the catalog names 'Shop.regoin'"), "\(bad)")
+        #expect(bad.stderrText.contains("did you mean 'Shop.region'?"), "\(bad)")
+    }
+
     @Test("catalog mistakes are errors located in the catalog (exit 78)", arguments: [
         // an unknown kind, at its key
         ("constraints:\n  fkey: \"x\"\n", "messages/xx.yml:3:3: unknown message kind 'fkey'"),

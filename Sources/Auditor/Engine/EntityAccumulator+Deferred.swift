@@ -12,7 +12,7 @@ extension EntityAccumulator {
         let check = entity.plan.checks[ci]
         let rule = entity.plan.rules[check.slot]
         let message = check.message.render { p in
-            parameters[p] ?? (p == "entity" ? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
+            parameters[p] ?? (p == "entity" ? check.parameters["entity"] ?? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
                 ?? check.parameters[p]
         }
         var finding = Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: entity.plan.name,

@@ -318,11 +318,12 @@ enum FindingBuilder {
                 if let hookMessage { return hookMessage }
                 guard case .validator(let validator) = check.test, let a = check.attribute else { return nil }
                 let v = ValueAccess.value(e.cell(chunk, attribute: a, row: row), chunk, split: e.plan.attributes[a].split)
-                let text = validator.validate(v).map { $0.named(e.plan.attributes[a].name).message }.joined(separator: "; ")
+                let field = check.parameters["field"] ?? e.plan.attributes[a].name
+                let text = validator.validate(v).map { $0.named(field).message }.joined(separator: "; ")
                 return e.plan.attributes[a].sensitive ? "\(e.plan.attributes[a].name) is invalid (value masked)" : text
             case "key": return key ?? ""
             case "old": return sensitive ? old.map { _ in mask } : old
-            case "entity": return e.plan.name
+            case "entity": return check.parameters["entity"] ?? e.plan.name
             case "location": return loc.description
             default: return check.parameters[p]
             }
@@ -346,7 +347,7 @@ enum FindingBuilder {
         }.joined(separator: ", ")
         let message = check.message.render { p in
             if p == "values" { return values }
-            if p == "entity" { return e.plan.name }
+            if p == "entity" { return check.parameters["entity"] ?? e.plan.name }
             if p == "key" { return key ?? "" }
             if p == "location" { return location.description }
             if let a = e.plan.attributes.firstIndex(where: { $0.name == p }) { return text(a) ?? "null" }

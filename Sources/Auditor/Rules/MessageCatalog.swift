@@ -14,6 +14,9 @@ import Foundation
 ///   required: "{field} est obligatoire mais absent."
 /// rules:                  # by rule id (also a reader's structural rules: csv.row.ragged)
 ///   person.name.length: "Le nom doit compter de {minLength} à {maxLength} lettres."
+/// names:                  # display names of entities and attributes
+///   Person: Personne
+///   has_licence: permis de conduire
 /// ```
 public struct MessageCatalog: Sendable, Equatable {
     public var locale: String
@@ -22,6 +25,11 @@ public struct MessageCatalog: Sendable, Equatable {
     /// Where each entry is written in the catalog file (`rules/<id>`, `constraints/<kind>`), so
     /// that a mistake found while compiling the rules points at the catalog, not the rules file.
     public var marks: [String: ConfigMark] = [:]
+    /// Display names of entities and attributes (`Person` → `Personne`, `has_licence` →
+    /// `permis de conduire`, or qualified `Person.has_licence`), as Core Data's
+    /// `localizationDictionary` gives them: messages use them for `{field}`, `{entity}`,
+    /// `{target}`, `{child}`, `{parent}` and `{attributes}`.
+    public var names: [String: String] = [:]
 
     public init(locale: String = "en", byRule: [String: String] = [:], byKind: [String: String] = [:]) {
         self.locale = locale
@@ -35,6 +43,31 @@ public struct MessageCatalog: Sendable, Equatable {
     /// The template for a constraint kind on a value type, if the catalog has one.
     public func kindMessage(_ kind: String, _ type: ValueType) -> String? {
         kindEntry(kind, type)?.text
+    }
+
+    /// The display name of an entity (its own name when the catalog has none).
+    public func displayName(entity: String) -> String { names[entity] ?? entity }
+
+    /// The display name of an attribute: `Entity.attribute` first, then `attribute`.
+    public func displayName(attribute: String, of entity: String) -> String {
+        names["\(entity).\(attribute)"] ?? names[attribute] ?? attribute
+    }
+
+    /// Diagnostics for display names that name no entity or attribute of the rules (located
+    /// in the catalog).
+    /// - Parameter entities: Each entity's name and attribute names.
+    public func unknownNameDiagnostics(entities: [(name: String, attributes: [String])]) -> [Diagnostic] {
+        var known = Set(entities.map(\.name))
+        for e in entities {
+            known.formUnion(e.attributes)
+            known.formUnion(e.attributes.map { "\(e.name).\($0)" })
+        }
+        return names.keys.sorted().compactMap { key in
+            guard !known.contains(key), let mark = marks["names/\(key)"] else { return nil }
+            var m = "the catalog names '\(key)', which is no entity or attribute of the rules file"
+            if let s = Suggest.closest(to: key, in: known.sorted()) { m += "; did you mean '\(s)'?" }
+            return Diagnostic(mark: mark, message: m)
+        }
     }
 
     /// The catalog's template for a rule id, with where it is written.
@@ -96,7 +129,16 @@ public struct MessageCatalog: Sendable, Equatable {
         var catalog = MessageCatalog(locale: ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         do {
             let map = try root.mapping("a message catalog")
-            d += map.unknownKeys(allowed: ["locale", "constraints", "rules"], context: "a message catalog")
+            d += map.unknownKeys(allowed: ["locale", "constraints", "rules", "names"], context: "a message catalog")
+            if let n = map["names"] {
+                for (k, v) in try n.mapping("names").pairs {
+                    let key = try k.string("a name")
+                    let name = try v.string("a display name")
+                    if name.isEmpty { d.append(v.error("the display name of '\(key)' is empty")); continue }
+                    catalog.names[key] = name
+                    catalog.marks["names/\(key)"] = k.mark
+                }
+            }
             if let l = map["locale"] { catalog.locale = try l.string("locale") }
             let kinds = BuiltInMessages.kinds
             for (section, keyPath) in [("constraints", \MessageCatalog.byKind), ("rules", \MessageCatalog.byRule)] {

@@ -18,7 +18,8 @@ extension RuleCompiler {
                                   attribute: attrs.count == 1 ? attrs[0] : nil, summary: "\(u.attributes.joined(separator: ", ")) is unique",
                                   code: .unique, options: u.options, entity: e, mark: u.mark, catalog: catalog,
                                   messageKind: "unique.composite",
-                                  parameters: ["attributes": u.attributes.joined(separator: ", ")], into: &d)
+                                  parameters: ["attributes": u.attributes.map { catalog.displayName(attribute: $0, of: e.name) }
+                                                   .joined(separator: ", ")], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .unique, shape: shape(plans[ei], attrs), check: ci))
             }
             for rel in e.relationships {
@@ -52,7 +53,8 @@ extension RuleCompiler {
                                   code: .foreignKey, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
                                   messageKind: attrs.count == 1 ? "fk" : "fk.composite",
                                   parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name,
-                                               "attributes": rel.attributes.joined(separator: ", ")], into: &d)
+                                               "attributes": rel.attributes.map { catalog.displayName(attribute: $0, of: e.name) }
+                                                   .joined(separator: ", ")], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .reference(entity: ti, providedKey: pk, relationship: rel.name),
                                                   shape: from, check: ci))
             }
@@ -222,7 +224,10 @@ extension RuleCompiler {
                                        description: options.description, hint: options.hint))
         }
         var params = parameters
-        if let attribute { params["field"] = plan.attributes[attribute].name }
+        if let attribute { params["field"] = catalog.displayName(attribute: plan.attributes[attribute].name, of: e.name) }
+        params["entity"] = catalog.displayName(entity: e.name)
+        // Entities and attributes named in the message read as the catalog names them.
+        for k in ["target", "child", "parent"] { if let v = params[k] { params[k] = catalog.displayName(entity: v) } }
         params["rule"] = id
         // Each check carries the code of its own constraint (rules sharing an id may differ).
         let checkCode = options.code ?? code.rawValue

@@ -40,7 +40,9 @@ public enum RuleCompiler {
         for a in e.attributes {
             var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, split: a.split,
                                      checks: [])
-            let attrParams = parameters(of: a)
+            var attrParams = parameters(of: a)
+            attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
+            attrParams["entity"] = catalog.displayName(entity: e.name)
             for c in a.constraints {
                 guard let (test, summary) = compileTest(c, attribute: a, into: &d) else { continue }
                 let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
