@@ -185,6 +185,7 @@ struct LocaleCatalogTests {
                                         exitCode: 1, environment: env)
             let page = Self.htmlUnescaped(try String(contentsOfFile: html, encoding: .utf8))
             #expect(run.stdoutText.contains(" ; "), "no French message at all\n\(run)")
+            if i == 0 { #expect(run.stdoutText.contains("« 22 » apparaît déjà (ligne 23)."), "\(run)") }
             for fragment in fragments {
                 #expect(!run.stdoutText.contains(fragment), "text report of \(args[1]) has '\(fragment)'")
                 #expect(!page.contains(fragment), "HTML report of \(args[1]) has '\(fragment)'")

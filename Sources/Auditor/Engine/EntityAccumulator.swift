@@ -314,6 +314,8 @@ enum FindingBuilder {
             case "length": return raw.map { String($0.unicodeScalars.count) } ?? "0"
             case "first": return first.map { describe(e, location: $0) } ?? ""
             case "firstLine": return first.map { String($0) } ?? ""
+            // `line`, `rowid` or `record`: what `{firstLine}` counts, for a translated `{first}`.
+            case "firstKind": return first.map { _ in describe(e, location: 0).split(separator: " ").first.map(String.init) ?? "" } ?? ""
             case "violations":
                 if let hookMessage { return hookMessage }
                 guard case .validator(let validator) = check.test, let a = check.attribute else { return nil }

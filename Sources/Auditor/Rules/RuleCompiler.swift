@@ -112,7 +112,7 @@ public enum RuleCompiler {
 
     /// Placeholders every message may use besides the attribute's constraint parameters.
     static let commonPlaceholders: Set<String> = ["value", "field", "attribute", "entity", "rule", "code",
-                                                  "severity", "key", "type", "length", "first", "firstLine",
+                                                  "severity", "key", "type", "length", "first", "firstLine", "firstKind",
                                                   "location", "violations", "old"]
 
     /// The attribute's constraint parameters as written (`minLength` → `3`).
