@@ -102,7 +102,10 @@ public enum ChunkEvaluator {
                 if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
                 if context.keysOnly { continue }
                 RootCause.countValid(attr, entity, state, into: &result.typeValid)
-                countEvaluated(attr, entity, state, inactive: inactive, excludedCount: excludedCount, into: &result)
+                if !deletePass {
+                    countEvaluated(attr, entity, state, inactive: inactive, excludedCount: excludedCount,
+                                   scopes: lifecycle?.scopes, into: &result)
+                }
                 for ci in attr.checks {
                     let check = entity.plan.checks[ci]
                     let c32 = Int32(ci)
@@ -257,9 +260,10 @@ public enum ChunkEvaluator {
     /// evaluates every record, `type` every present value, every other constraint every valid
     /// value. A record in scope that is not evaluated (excluded by a structural finding, or
     /// its value missing or invalid) is counted as *skipped* ("not evaluated").
-    /// Rules scoped by `on:` keep the lifecycle's count of the changes they apply to.
+    /// Rules scoped by `on:` (or `--changed-only`) keep the lifecycle's count of the records
+    /// of the changes they apply to.
     private static func countEvaluated(_ attr: AttributePlan, _ entity: BoundEntity, _ state: [UInt8], inactive: [Bool],
-                                       excludedCount: Int, into result: inout ChunkEvaluation) {
+                                       excludedCount: Int, scopes: [UInt8]?, into result: inout ChunkEvaluation) {
         var active = 0, present = 0, valid = 0
         for r in 0 ..< state.count where !inactive[r] {
             active += 1
@@ -269,7 +273,8 @@ public enum ChunkEvaluator {
         for ci in attr.checks {
             let check = entity.plan.checks[ci]
             // One count per rule id (constraints sharing an id count a record once).
-            guard check.scope == nil, slots.insert(check.slot).inserted,
+            guard check.scope == nil, scopes.map({ $0[ci] == LifecycleScope.current.rawValue }) ?? true,
+                  slots.insert(check.slot).inserted,
                   !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == check.slot }) else { continue }
             let evaluated: Int
             switch check.test {
