@@ -104,6 +104,8 @@ struct LocaleCatalogTests {
         // a placeholder the rule does not have, at the message
         ("rules:\n  Shop.area.fk: \"{minLength}\"\n", "messages/xx.yml:3:17: unknown placeholder '{minLength}' in the message of 'Shop.area.fk'"),
         ("rules:\n  Shop.name.minLength: \"{max}\"\n", "messages/xx.yml:3:24: unknown placeholder '{max}' in the message of 'Shop.name.minLength'"),
+        // a summary with a misspelled placeholder
+        ("summaries:\n  min: \"{feild} >= {min}\"\n", "messages/xx.yml:3:8: unknown placeholder '{feild}' in the 'min' summary"),
         // a structural message with a wrong placeholder
         ("rules:\n  csv.row.ragged: \"{feilds}\"\n", "messages/xx.yml:3:19: unknown placeholder '{feilds}' in the 'csv.row.ragged' message"),
     ])
@@ -185,7 +187,13 @@ struct LocaleCatalogTests {
                                         exitCode: 1, environment: env)
             let page = Self.htmlUnescaped(try String(contentsOfFile: html, encoding: .utf8))
             #expect(run.stdoutText.contains(" ; "), "no French message at all\n\(run)")
-            if i == 0 { #expect(run.stdoutText.contains("« 22 » apparaît déjà (ligne 23)."), "\(run)") }
+            if i == 0 {
+                #expect(run.stdoutText.contains("« 22 » apparaît déjà (ligne 23)."), "\(run)")
+                // Rule summaries are translated too, in the text and the HTML report.
+                for summary in ["salary vaut au moins 0", "id est unique", "dept_id désigne un Department.id existant"] {
+                    #expect(run.stdoutText.contains(summary) && page.contains(summary), "\(summary)")
+                }
+            }
             for fragment in fragments {
                 #expect(!run.stdoutText.contains(fragment), "text report of \(args[1]) has '\(fragment)'")
                 #expect(!page.contains(fragment), "HTML report of \(args[1]) has '\(fragment)'")

@@ -62,6 +62,15 @@ struct MessageCatalogTests {
         }
     }
 
+    @Test("fr.yml translates the summary of every kind of rule (a record rule's is its description)")
+    func frenchSummaries() throws {
+        let fr = try Self.load("fr")
+        #expect(Set(fr.summaries.keys) == Set(BuiltInMessages.kinds).subtracting(["record"]))
+        #expect(fr.summary("min", .integer) { ["field": "salaire", "min": "0"][$0] } == "salaire vaut au moins 0")
+        #expect(fr.summary("minLength", .string) { ["field": "nom", "minLength": "1"][$0] } == "nom compte au moins 1 caractère")
+        #expect(MessageCatalog.english.summary("min", .integer) { _ in "x" } == nil)
+    }
+
     @Test("every shipped catalog loads")
     func allLoad() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yml") }

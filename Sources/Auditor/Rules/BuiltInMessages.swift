@@ -40,6 +40,8 @@ public enum BuiltInMessages {
         case "columns": own.formUnion(["problem"])
         case "rowCount": own.formUnion(["expected"])
         case "fk.composite", "unique.composite": own.formUnion(["value", "values"])
+        case "fk": own.formUnion(["attributes"])
+        case "relationship.minCount", "relationship.maxCount": own.formUnion(["child"])
         case "record": break   // and every attribute of the entity (checked against the rules)
         default: break
         }

@@ -30,6 +30,9 @@ public struct MessageCatalog: Sendable, Equatable {
     /// `localizationDictionary` gives them: messages use them for `{field}`, `{entity}`,
     /// `{target}`, `{child}`, `{parent}` and `{attributes}`.
     public var names: [String: String] = [:]
+    /// Rule summaries by kind (the report's "salary is at least 0"), with the same kinds and
+    /// placeholders as the messages; English summaries are built in.
+    public var summaries: [String: String] = [:]
 
     public init(locale: String = "en", byRule: [String: String] = [:], byKind: [String: String] = [:]) {
         self.locale = locale
@@ -43,6 +46,14 @@ public struct MessageCatalog: Sendable, Equatable {
     /// The template for a constraint kind on a value type, if the catalog has one.
     public func kindMessage(_ kind: String, _ type: ValueType) -> String? {
         kindEntry(kind, type)?.text
+    }
+
+    /// The catalog's summary of a rule of a kind, rendered with the rule's parameters; `nil`
+    /// when the catalog has none (the built-in English summary is used).
+    public func summary(_ kind: String, _ type: ValueType? = nil, _ parameters: (String) -> String?) -> String? {
+        let text = (type == .date || type == .datetime ? summaries["\(kind).date"] : nil) ?? summaries[kind]
+        guard let text, let template = try? MessageTemplate(text, language: locale) else { return nil }
+        return template.render(parameters)
     }
 
     /// The display name of an entity (its own name when the catalog has none).
@@ -129,7 +140,7 @@ public struct MessageCatalog: Sendable, Equatable {
         var catalog = MessageCatalog(locale: ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         do {
             let map = try root.mapping("a message catalog")
-            d += map.unknownKeys(allowed: ["locale", "constraints", "rules", "names"], context: "a message catalog")
+            d += map.unknownKeys(allowed: ["locale", "constraints", "rules", "names", "summaries"], context: "a message catalog")
             if let n = map["names"] {
                 for (k, v) in try n.mapping("names").pairs {
                     let key = try k.string("a name")
@@ -141,12 +152,13 @@ public struct MessageCatalog: Sendable, Equatable {
             }
             if let l = map["locale"] { catalog.locale = try l.string("locale") }
             let kinds = BuiltInMessages.kinds
-            for (section, keyPath) in [("constraints", \MessageCatalog.byKind), ("rules", \MessageCatalog.byRule)] {
+            for (section, keyPath) in [("constraints", \MessageCatalog.byKind), ("rules", \MessageCatalog.byRule),
+                                       ("summaries", \MessageCatalog.summaries)] {
                 guard let node = map[section] else { continue }
                 for (k, v) in try node.mapping(section).pairs {
                     let key = try k.string("a key")
                     var allowed: Set<String>?
-                    if section == "constraints" {
+                    if section != "rules" {
                         allowed = BuiltInMessages.placeholders(of: key)
                         if allowed == nil {
                             var m = "unknown message kind '\(key)'"
@@ -161,7 +173,7 @@ public struct MessageCatalog: Sendable, Equatable {
                         let template = try MessageTemplate(text, language: catalog.locale)
                         for p in Set(template.placeholders).sorted() where allowed.map({ !$0.contains(p) }) ?? false
                             && !(key == "record") {
-                            var m = "unknown placeholder '{\(p)}' in the '\(key)' message"
+                            var m = "unknown placeholder '{\(p)}' in the '\(key)' \(section == "summaries" ? "summary" : "message")"
                             if let s = Suggest.closest(to: p, in: allowed?.sorted() ?? []) { m += "; did you mean '{\(s)}'?" }
                             d.append(v.error(m))
                         }

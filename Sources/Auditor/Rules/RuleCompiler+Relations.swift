@@ -210,6 +210,14 @@ extension RuleCompiler {
                          options: RuleOptions, entity e: EntitySpec, mark: ConfigMark, catalog: MessageCatalog,
                          messageKind: String, parameters: [String: String], extraPlaceholders: Set<String> = [],
                          into d: inout [Diagnostic]) -> Int {
+        let summary = catalog.summary(messageKind) { p in
+            switch p {
+            case "field": return attribute.map { catalog.displayName(attribute: plan.attributes[$0].name, of: e.name) }
+            case "entity": return catalog.displayName(entity: e.name)
+            case "target", "child", "parent": return parameters[p].map(catalog.displayName(entity:))
+            default: return parameters[p]
+            }
+        } ?? summary
         let slot: Int
         if let s = plan.rules.firstIndex(where: { $0.id == id }) {
             slot = s

@@ -44,7 +44,8 @@ public enum RuleCompiler {
             attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
             attrParams["entity"] = catalog.displayName(entity: e.name)
             for c in a.constraints {
-                guard let (test, summary) = compileTest(c, attribute: a, into: &d) else { continue }
+                guard let (test, builtInSummary) = compileTest(c, attribute: a, into: &d) else { continue }
+                let summary = catalog.summary(c.kind.rawValue, a.type) { attrParams[$0] } ?? builtInSummary
                 let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
                 let severity = c.severity ?? a.severity ?? e.severity
                 let code = c.code ?? defaultCode(c.kind, a.type)
