@@ -102,7 +102,7 @@ public struct MessageCatalog: Sendable, Equatable {
             guard !known.contains(id), !known.contains(bare), let mark = marks["rules/\(id)"] else { return nil }
             var m = "the catalog translates '\(id)', which is not a rule of the rules file nor a reader's structural rule"
             if let s = Suggest.closest(to: id, in: known.sorted()) { m += "; did you mean '\(s)'?" }
-            m += "; to translate every rule of a kind, write the kind under constraints: (\(BuiltInMessages.templates.keys.sorted().prefix(3).joined(separator: ", ")), …)"
+            m += "; to translate every rule of a kind, write the kind under constraints: (min, fk, rowCount, …)"
             return Diagnostic(mark: mark, message: m)
         }
     }
