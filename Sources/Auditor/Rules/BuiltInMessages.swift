@@ -20,7 +20,8 @@ public enum BuiltInMessages {
         "columns": "{reason, select, missing {The input has no column '{column}'; it is required.} "
             + "attribute {The input has no column '{column}'; the attribute is read as missing.} "
             + "other {The input has an unexpected column '{column}'.}}",
-        "freshness": "The newest {field} is {newest}, more than {maxAge} before {asOf}.",
+        "freshness": "{newest, select, missing {No {field} has a value, so none is within {maxAge} before {asOf}.} "
+            + "other {The newest {field} is {newest}, more than {maxAge} before {asOf}.}}",
         "record": "The record does not satisfy '{assert}': {values}.",
     ]
 
