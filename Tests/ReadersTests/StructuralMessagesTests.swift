@@ -11,9 +11,9 @@ struct StructuralMessagesTests {
 
     @Test("en.yml has every reader's structural message exactly; fr.yml translates each with its placeholders")
     func everyStructuralRule() throws {
-        let en = try MessageCatalog.load(path: Self.folder.appendingPathComponent("en.yml").path)
-        let fr = try MessageCatalog.load(path: Self.folder.appendingPathComponent("fr.yml").path)
         let rules = StandardReaders.structuralRules
+        let en = try MessageCatalog.load(path: Self.folder.appendingPathComponent("en.yml").path, structuralRules: rules)
+        let fr = try MessageCatalog.load(path: Self.folder.appendingPathComponent("fr.yml").path, structuralRules: rules)
         #expect(Set(rules.map(\.id)).isSuperset(of: ["csv.row.ragged", "csv.encoding", "xml.field.repeated"]))
         #expect(Set(en.byRule.keys) == Set(rules.map(\.id)))
         for rule in rules {
@@ -21,6 +21,7 @@ struct StructuralMessagesTests {
             let french = try #require(fr.byRule[rule.id], "\(rule.id) has no fr entry")
             #expect(french != rule.message)
             #expect(Set(try MessageTemplate(french).placeholders) == Set(try MessageTemplate(rule.message).placeholders), "\(rule.id)")
+            #expect(fr.summaries[rule.id] != nil, "\(rule.id) has no French summary")
         }
         #expect(en.structuralDiagnostics(rules).isEmpty && fr.structuralDiagnostics(rules).isEmpty)
     }

@@ -130,7 +130,9 @@ public struct MessageCatalog: Sendable, Equatable {
     /// (``unknownRuleDiagnostics(known:)``).
     /// - Throws: ``AuditError`` `.invalidRules` with diagnostics located in the catalog file,
     ///   `.missingInput` when unreadable.
-    public static func load(path: String) throws -> MessageCatalog {
+    /// - Parameter structuralRules: The readers' structural rules, whose summaries `summaries:`
+    ///   may translate by id (`csv.row.ragged: "chaque enregistrement a autant de champs que l'en-tête"`).
+    public static func load(path: String, structuralRules: [StructuralRule] = []) throws -> MessageCatalog {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw AuditError(.missingInput, "cannot read the message catalog", location: path)
         }
@@ -158,12 +160,15 @@ public struct MessageCatalog: Sendable, Equatable {
                 for (k, v) in try node.mapping(section).pairs {
                     let key = try k.string("a key")
                     var allowed: Set<String>?
-                    if section != "rules" {
+                    if section == "summaries", structuralRules.contains(where: { $0.id == key }) {
+                        allowed = RuleCompiler.commonPlaceholders
+                    } else if section != "rules" {
                         allowed = BuiltInMessages.placeholders(of: key)
                         if allowed == nil {
                             var m = "unknown message kind '\(key)'"
                             if let s = Suggest.closest(to: key, in: kinds) { m += "; did you mean '\(s)'?" }
                             m += "; known kinds: \(kinds.joined(separator: ", "))"
+                            if section == "summaries" { m += ", and the readers' structural rule ids" }
                             d.append(k.error(m))
                             continue
                         }
