@@ -10,7 +10,7 @@ enum CLI {
     static func loadPlan(_ path: String, catalog: MessageCatalog = .english,
                          now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
         let registry = StandardReaders.registry
-        let spec = try RulesFileParser(formats: registry.formats).load(path: path)
+        let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
         var d = [Diagnostic]()
         for source in spec.sources {
             for (format, node) in source.options.sorted(by: { $0.key < $1.key }) {
@@ -33,6 +33,11 @@ enum CLI {
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }
+        // The catalog's rule ids name rules that exist (located in the catalog file).
+        let ruleIDs = plan.entities.flatMap { $0.rules.map(\.id) } + StandardReaders.structuralRules.map(\.id)
+        d += catalog.unknownRuleDiagnostics(known: Set(ruleIDs))
+        d += catalog.structuralDiagnostics(StandardReaders.structuralRules)
+        d += catalog.unknownNameDiagnostics(entities: plan.entities.map { ($0.name, $0.attributes.map(\.name)) })
         // Attributes against fields the options declare (no data is read).
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source),

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import Readers
 
 /// `--locale`: finds and loads a message catalog (`<locale>.yml`).
 ///
@@ -19,7 +20,7 @@ enum MessageLocale {
             guard FileManager.default.fileExists(atPath: locale) else {
                 throw AuditError(.usage, "--locale names the catalog file '\(locale)', which does not exist")
             }
-            return try MessageCatalog.load(path: locale)
+            return try MessageCatalog.load(path: locale, structuralRules: StandardReaders.structuralRules)
         }
         guard locale.range(of: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$", options: .regularExpression) != nil else {
             throw AuditError(.usage, "--locale takes a language tag such as 'fr' or 'fr-CA', or a catalog file ending in .yml; got '\(locale)'")
@@ -30,7 +31,7 @@ enum MessageLocale {
         for tag in tags {
             for folder in folders {
                 let path = (folder as NSString).appendingPathComponent("\(tag).yml")
-                if FileManager.default.fileExists(atPath: path) { return try MessageCatalog.load(path: path) }
+                if FileManager.default.fileExists(atPath: path) { return try MessageCatalog.load(path: path, structuralRules: StandardReaders.structuralRules) }
             }
         }
         if tags.last?.lowercased() == "en" { return .english }

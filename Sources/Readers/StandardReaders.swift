@@ -7,4 +7,9 @@ public enum StandardReaders {
     public static var registry: ReaderRegistry {
         ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory])
     }
+
+    /// The structural rules of every built-in reader (a message catalog may translate them by id).
+    public static let structuralRules: [StructuralRule] = [
+        CSVMessages.raggedRule, CSVMessages.encodingRule, XMLReader.repeatedFieldRule,
+    ]
 }

@@ -93,6 +93,7 @@ extension HTMLReporter.Page {
             let id = HTMLText.escaped(rule.id)
             let name = rule.violations > 0 ? "<a href=\"#\(anchor(g, i))\"><code>\(id)</code></a>" : "<code>\(id)</code>"
             var requirement = HTMLText.escaped(rule.summary)
+            if let d = rule.description { requirement += "<br><span class=\"note\">\(HTMLText.escaped(d))</span>" }
             if rule.skipped > 0 { requirement += " <span class=\"note\">(\(Plural.count(rule.skipped, "record")) not evaluated)</span>" }
             if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(NumberText.grouped(rule.suppressed)) suppressed: one root cause)</span>" }
             if rule.status == .notEvaluated {
@@ -122,6 +123,8 @@ extension HTMLReporter.Page {
             + (rule.trend?.jumped == true ? " " + jumpedBadge(rule) : "")
             + "</summary>\n"
         var notes = [HTMLText.escaped(rule.summary)]
+        if let d = rule.description { notes.append(HTMLText.escaped(d)) }
+        if let h = rule.hint { notes.append("hint: " + HTMLText.escaped(h)) }
         if rule.status == .tolerated {
             notes.append("tolerated: within its threshold (\(HTMLText.escaped(rule.threshold.description)))")
         } else if !rule.threshold.isEmpty {

@@ -130,6 +130,18 @@ public struct JSONReporter: Reporter {
     }
 
     static func rule(_ rule: RuleOutcome) -> JSONValue {
+        guard case .object(var members) = ruleMembers(rule) else { return .null }
+        // `description` and `hint` only when the rules file gives them (after `summary`): the
+        // hint is kept apart from every finding's message.
+        let at = (members.firstIndex { $0.key == "summary" } ?? members.count - 1) + 1
+        var extra = [JSONValue.Member]()
+        if let d = rule.description { extra.append(.init(key: "description", value: .string(d))) }
+        if let h = rule.hint { extra.append(.init(key: "hint", value: .string(h))) }
+        members.insert(contentsOf: extra, at: at)
+        return .object(members)
+    }
+
+    private static func ruleMembers(_ rule: RuleOutcome) -> JSONValue {
         .object([
             "id": .string(rule.id),
             "entity": .string(rule.entity),

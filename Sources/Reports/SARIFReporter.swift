@@ -121,8 +121,10 @@ public struct SARIFReporter: Reporter {
         var full = "\(scope) must satisfy: \(rule.summary). Severity \(rule.severity.rawValue), code \(rule.code)"
         if !rule.threshold.isEmpty { full += "; tolerated up to \(rule.threshold.description)" }
         full += "."
-        let help = rule.definedAt.map { "Fix the records listed in the results, or change the rule at \($0)." }
+        if let description = rule.description { full += " \(description)" }
+        var help = rule.definedAt.map { "Fix the records listed in the results, or change the rule at \($0)." }
             ?? "Fix the records listed in the results; this structural rule comes from the \(rule.source) reader."
+        if let hint = rule.hint { help = "\(hint) \(help)" }
         return .object([
             "id": .string(rule.id),
             "shortDescription": .object(["text": .string(rule.summary)]),

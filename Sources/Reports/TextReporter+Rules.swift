@@ -62,12 +62,14 @@ extension TextReporter.Renderer {
         let columns = RuleColumns(rules: rows)
         for rule in violated {
             lines.append(ruleRow(rule, columns: columns))
+            lines += describe(rule)
             lines += baselineAndTrend(of: rule)
             lines += samples(of: rule)
+            if let hint = rule.hint { lines.append("    hint: " + TerminalText.escaped(hint)) }
         }
         if verbose {
-            lines += passing.map { ruleRow($0, columns: columns) }
-            lines += unevaluated.map { ruleRow($0, columns: columns) }
+            lines += passing.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
+            lines += unevaluated.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
         } else {
             if !passing.isEmpty { lines.append(passingSummary(passing)) }
             lines += unevaluatedSummary(unevaluated, group: group)
@@ -162,6 +164,12 @@ extension TextReporter.Renderer {
         let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
             + "\(padded(Self.countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))\(suffix)"
+    }
+
+    /// `      Salaries are gross, in euros.`: the rule's `description:`, with `-v` only.
+    private func describe(_ rule: RuleOutcome) -> [String] {
+        guard verbose, let d = rule.description else { return [] }
+        return ["      " + TerminalText.escaped(d)]
     }
 
     /// The rule's sampled findings, then how many were left out.

@@ -115,7 +115,7 @@ import Testing
         let deny = try rule(r, "Folder.docs.deleteRule")
         #expect(deny.violations == 1 && deny.evaluated == 1 && deny.code == 1600)
         #expect(deny.samples.first?.message
-            == "Folder id=2 was deleted, but 1 Doc record(s) still reference it; its docs relationship denies the delete.")
+            == "Folder id=2 was deleted, but 1 Doc record still references it; its docs relationship denies the delete.")
         #expect(deny.samples.first?.location.description == "folders-prev.mem:3")
         #expect(try rule(r, "Doc.folder.fk").violations == 1)
         // Every unscoped rule still sees every current record.

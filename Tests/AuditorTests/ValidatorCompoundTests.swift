@@ -29,7 +29,7 @@ import Testing
         let v = AnyOf([StringValidator(minLength: 5, maxLength: 1), NumberValidator(min: 0)])
         let m = v.validate("abc").first?.message
         #expect(m == "value must satisfy at least one alternative: 1) value must have at least 5 characters; 'abc' has 3. "
-            + "value must have at most 1 characters; got 3. 2) value must be a number; got 'abc'.")
+            + "value must have at most 1 character; got 3. 2) value must be a number; got 'abc'.")
     }
 
     @Test func oneOfNeedsExactlyOne() {

@@ -48,9 +48,9 @@ public struct BoundEntity: Sendable {
             let id = StructuralRuleID.qualified(s.id, source: plan.source)
             slots[s.id] = i
             let text = catalog.byRule[id] ?? catalog.byRule[s.id] ?? s.message
-            messages[s.id] = (try? MessageTemplate(text)) ?? (try? MessageTemplate(s.summary))
+            messages[s.id] = (try? MessageTemplate(text, language: catalog.locale)) ?? (try? MessageTemplate(s.summary))
             rules.append(RuleInfo(id: id, entity: nil, source: plan.source, attribute: nil, kinds: ["structure"],
-                                  severity: s.severity, code: s.code, summaries: [s.summary]))
+                                  severity: s.severity, code: s.code, summaries: [catalog.summaries[s.id] ?? s.summary]))
         }
         bound.rules = rules + plan.rules
         for i in bound.checks.indices { bound.checks[i].slot += offset }

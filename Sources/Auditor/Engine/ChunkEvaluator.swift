@@ -25,8 +25,8 @@ public struct ChunkEvaluation: Sendable {
     public var maxima: [Int: Double] = [:]
     /// Messages of Swift hook violations, by `row << 32 | check`.
     public var hookMessages: [Int64: String] = [:]
-    /// For record rules, by check: records evaluated (the condition applied and every input
-    /// was valid) and records skipped (an input missing or invalid).
+    /// By check, one per rule id: records evaluated (in the rule's scope, every input present
+    /// and valid) and records skipped (in scope, but excluded or an input missing or invalid).
     public var recordCounts: [Int: (evaluated: Int, skipped: Int)] = [:]
     /// How the rows relate to the previous snapshot, when the pass compares snapshots.
     var changes: RowChanges?
@@ -102,6 +102,10 @@ public enum ChunkEvaluator {
                 if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
                 if context.keysOnly { continue }
                 RootCause.countValid(attr, entity, state, into: &result.typeValid)
+                if !deletePass {
+                    countEvaluated(attr, entity, state, inactive: inactive, excludedCount: excludedCount,
+                                   scopes: lifecycle?.scopes, into: &result)
+                }
                 for ci in attr.checks {
                     let check = entity.plan.checks[ci]
                     let c32 = Int32(ci)
@@ -246,7 +250,40 @@ public enum ChunkEvaluator {
             case .skipped, .unknown: skipped += 1
             }
         }
-        result.recordCounts[ci] = (evaluated, skipped)
+        // Records a structural finding excluded are not evaluated either (as for property rules).
+        result.recordCounts[ci] = (evaluated, skipped + result.excludedCount)
+    }
+
+    /// The one definition of *evaluated*, for property rules (record rules count the same way
+    /// in ``evaluateRecordRule``): a record is evaluated by a rule when it is in the rule's
+    /// scope and has every input the rule needs, present and of the declared type. `required`
+    /// evaluates every record, `type` every present value, every other constraint every valid
+    /// value. A record in scope that is not evaluated (excluded by a structural finding, or
+    /// its value missing or invalid) is counted as *skipped* ("not evaluated").
+    /// Rules scoped by `on:` (or `--changed-only`) keep the lifecycle's count of the records
+    /// of the changes they apply to.
+    private static func countEvaluated(_ attr: AttributePlan, _ entity: BoundEntity, _ state: [UInt8], inactive: [Bool],
+                                       excludedCount: Int, scopes: [UInt8]?, into result: inout ChunkEvaluation) {
+        var active = 0, present = 0, valid = 0
+        for r in 0 ..< state.count where !inactive[r] {
+            active += 1
+            if state[r] == Classified.valid { valid += 1; present += 1 } else if state[r] == Classified.invalid { present += 1 }
+        }
+        var slots = Set<Int>()
+        for ci in attr.checks {
+            let check = entity.plan.checks[ci]
+            // One count per rule id (constraints sharing an id count a record once).
+            guard check.scope == nil, scopes.map({ $0[ci] == LifecycleScope.current.rawValue }) ?? true,
+                  slots.insert(check.slot).inserted,
+                  !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == check.slot }) else { continue }
+            let evaluated: Int
+            switch check.test {
+            case .required: evaluated = active
+            case .type: evaluated = present
+            default: evaluated = valid
+            }
+            result.recordCounts[ci] = (evaluated, active - evaluated + excludedCount)
+        }
     }
 
     /// Extracts keys for uniqueness and provided key sets, and checks references against the
@@ -260,6 +297,13 @@ public enum ChunkEvaluator {
         if context.keysOnly { return }
         for (k, rule) in entity.plan.keyRules.enumerated() {
             let keys = KeyEncoder.column(rule.shape, typed, chunk, bytes)
+            // Evaluated: the records whose every key attribute is present and valid (see
+            // ``countEvaluated``); the others in the chunk are not evaluated.
+            let slot = entity.plan.checks[rule.check].slot
+            if entity.plan.checks[rule.check].scope == nil,
+               !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == slot }) {
+                result.recordCounts[rule.check] = (keys.rows.count, chunk.count - keys.rows.count)
+            }
             switch rule.kind {
             case .unique:
                 result.uniqueKeys.append((k, keys))

@@ -12,7 +12,7 @@ extension EntityAccumulator {
         let check = entity.plan.checks[ci]
         let rule = entity.plan.rules[check.slot]
         let message = check.message.render { p in
-            parameters[p] ?? (p == "entity" ? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
+            parameters[p] ?? (p == "entity" ? check.parameters["entity"] ?? entity.plan.name : p == "key" ? key : p == "value" ? value : nil)
                 ?? check.parameters[p]
         }
         var finding = Finding(ruleID: rule.id, code: check.code ?? rule.code, severity: rule.severity, entity: entity.plan.name,
@@ -80,19 +80,19 @@ extension EntityAccumulator {
                 let fields = inputFields ?? entity.inputFields
                 for c in required where !fields.contains(c) {
                     addDeferred(check: rule.check, location: here, key: nil, value: c,
-                                parameters: ["column": c, "problem": "The input has no column '\(c)'; it is required."],
+                                parameters: ["reason": "missing", "column": c, "problem": "The input has no column '\(c)'; it is required."],
                                 ordinal: nil)
                 }
                 for a in entity.plan.attributes where !fields.contains(a.name) && !required.contains(a.name) {
                     addDeferred(check: rule.check, location: here, key: nil, value: a.name,
-                                parameters: ["column": a.name, "problem": "The input has no column '\(a.name)'; the attribute is read as missing."],
+                                parameters: ["reason": "attribute", "column": a.name, "problem": "The input has no column '\(a.name)'; the attribute is read as missing."],
                                 ordinal: nil)
                 }
                 if !allowExtra {
                     let declared = Set(entity.plan.attributes.map(\.name) + required)
                     for f in fields where !declared.contains(f) {
                         addDeferred(check: rule.check, location: here, key: nil, value: f,
-                                    parameters: ["column": f, "problem": "The input has an unexpected column '\(f)'."],
+                                    parameters: ["reason": "unexpected", "column": f, "problem": "The input has an unexpected column '\(f)'."],
                                     ordinal: nil)
                     }
                 }

@@ -215,7 +215,7 @@ final class EntityAccumulator {
     func outcomes() -> [RuleOutcome] {
         entity.plan.rules.enumerated().map { slot, r in
             let structural = r.kinds == ["structure"]
-            return RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
+            var outcome = RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
                                codes: codes(slot: slot),
                                summary: r.summaries.joined(separator: " and "),
@@ -223,6 +223,9 @@ final class EntityAccumulator {
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
                                definedAt: r.definedAt?.description)
+            outcome.description = r.description
+            outcome.hint = r.hint
+            return outcome
         }
     }
 }
@@ -295,27 +298,34 @@ enum FindingBuilder {
         }
         var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
         var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
+        // A composite key: `value` joins the parts (`GB, 2`), `values` quotes each (`'GB', '2'`).
+        var values: String?
         if let kr = e.plan.keyRules.first(where: { $0.check == Int(hit.check) }), kr.shape.attributes.count > 1 {
-            raw = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) ?? "null" }
-                .joined(separator: ", ")
+            let parts = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
+            raw = parts.map { $0 ?? "null" }.joined(separator: ", ")
             sensitive = kr.shape.attributes.contains { e.plan.attributes[$0].sensitive }
+            values = parts.map { $0.map { "'\($0)'" } ?? "null" }.joined(separator: ", ")
         }
         let value = sensitive ? raw.map { _ in mask } : raw
         let message = check.message.render { p in
             switch p {
             case "value": return value ?? ""
+            case "values" where values != nil: return sensitive ? mask : values
             case "length": return raw.map { String($0.unicodeScalars.count) } ?? "0"
             case "first": return first.map { describe(e, location: $0) } ?? ""
             case "firstLine": return first.map { String($0) } ?? ""
+            // `line`, `rowid` or `record`: what `{firstLine}` counts, for a translated `{first}`.
+            case "firstKind": return first.map { _ in describe(e, location: 0).split(separator: " ").first.map(String.init) ?? "" } ?? ""
             case "violations":
                 if let hookMessage { return hookMessage }
                 guard case .validator(let validator) = check.test, let a = check.attribute else { return nil }
                 let v = ValueAccess.value(e.cell(chunk, attribute: a, row: row), chunk, split: e.plan.attributes[a].split)
-                let text = validator.validate(v).map { $0.named(e.plan.attributes[a].name).message }.joined(separator: "; ")
+                let field = check.parameters["field"] ?? e.plan.attributes[a].name
+                let text = validator.validate(v).map { $0.named(field).message }.joined(separator: "; ")
                 return e.plan.attributes[a].sensitive ? "\(e.plan.attributes[a].name) is invalid (value masked)" : text
             case "key": return key ?? ""
             case "old": return sensitive ? old.map { _ in mask } : old
-            case "entity": return e.plan.name
+            case "entity": return check.parameters["entity"] ?? e.plan.name
             case "location": return loc.description
             default: return check.parameters[p]
             }
@@ -339,7 +349,7 @@ enum FindingBuilder {
         }.joined(separator: ", ")
         let message = check.message.render { p in
             if p == "values" { return values }
-            if p == "entity" { return e.plan.name }
+            if p == "entity" { return check.parameters["entity"] ?? e.plan.name }
             if p == "key" { return key ?? "" }
             if p == "location" { return location.description }
             if let a = e.plan.attributes.firstIndex(where: { $0.name == p }) { return text(a) ?? "null" }

@@ -159,6 +159,10 @@ public struct RuleOutcome: Sendable, Equatable {
     public var suppressed = 0
     /// Where the rule is declared: `rules/people.yml:21:9`; nil for a reader's structural rules.
     public var definedAt: String?
+    /// The rule's `description:` (what it is for), when the rules file gives one.
+    public var description: String?
+    /// The rule's `hint:` (how to fix a violation), shown after each finding's message.
+    public var hint: String?
     /// New, existing and resolved findings against a baseline, when one was given.
     public var baseline: RuleBaseline?
     /// Violations over the last runs of the history, when `--history` is in use.

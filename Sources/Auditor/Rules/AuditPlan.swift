@@ -31,6 +31,10 @@ public struct RuleInfo: Sendable, Equatable {
     public var threshold = Threshold()
     /// Where the rule is declared in the rules file.
     public var definedAt: ConfigMark?
+    /// `description:` of the rule (or of its attribute), shown with the rule.
+    public var description: String? = nil
+    /// `hint:`: how to fix a violation, shown after each finding's message.
+    public var hint: String? = nil
 }
 
 /// One entity's compiled rules.

@@ -9,6 +9,11 @@ public struct RuleOptions: Sendable {
     /// `on: [insert, update]`: the lifecycle changes the rule applies to (all current records
     /// when absent). Only constraints and record rules take it.
     public var on: LifecycleScope?
+    /// `description:`: what the rule is for, shown with the rule in every report.
+    public var description: String?
+    /// `hint:`: how to fix a violation (Core Data's recovery suggestion), shown after each
+    /// finding's message and kept apart from it in JSON.
+    public var hint: String?
 
     public init() {}
 }

@@ -23,9 +23,12 @@ extension RuleCompiler {
             // Every attribute may be named in the message: it is replaced by the record's value.
             var known = Set(plan.attributes.map(\.name))
             known.insert("values")
+            // The description is the rule's summary already: not repeated as its description.
+            var recordOptions = rule.options
+            recordOptions.description = nil
             let ci = addCheck(&plan, id: id, kind: "record", attribute: nil, summary: summary, code: .generic,
-                              options: rule.options, entity: e, mark: rule.mark, catalog: catalog,
-                              defaultMessage: "The record does not satisfy '{assert}': {values}.",
+                              options: recordOptions, entity: e, mark: rule.mark, catalog: catalog,
+                              messageKind: "record",
                               parameters: params, extraPlaceholders: known, into: &d)
             plan.checks[ci].test = .record(when: when, assert: assert)
             plan.checks[ci].scope = rule.options.on

@@ -17,8 +17,9 @@ extension RuleCompiler {
                 let ci = addCheck(&plans[ei], id: u.options.id ?? "\(e.idPrefix).\(names).unique", kind: "unique",
                                   attribute: attrs.count == 1 ? attrs[0] : nil, summary: "\(u.attributes.joined(separator: ", ")) is unique",
                                   code: .unique, options: u.options, entity: e, mark: u.mark, catalog: catalog,
-                                  defaultMessage: "The combination \(u.attributes.joined(separator: ", ")) = ({value}) must be unique; it already appears at {first}.",
-                                  parameters: ["attributes": u.attributes.joined(separator: ", ")], into: &d)
+                                  messageKind: "unique.composite",
+                                  parameters: ["attributes": u.attributes.map { catalog.displayName(attribute: $0, of: e.name) }
+                                                   .joined(separator: ", ")], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .unique, shape: shape(plans[ei], attrs), check: ci))
             }
             for rel in e.relationships {
@@ -50,8 +51,10 @@ extension RuleCompiler {
                 let ci = addCheck(&plans[ei], id: id, kind: "reference", attribute: attrs[0],
                                   summary: "\(rel.attributes.joined(separator: ", ")) references an existing \(targetKey)",
                                   code: .foreignKey, options: rel.options, entity: e, mark: rel.mark, catalog: catalog,
-                                  defaultMessage: "{field} '{value}' does not reference an existing {target}: no {targetKey} has this value.",
-                                  parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name], into: &d)
+                                  messageKind: attrs.count == 1 ? "fk" : "fk.composite",
+                                  parameters: ["target": target.entity, "targetKey": targetKey, "relationship": rel.name,
+                                               "attributes": rel.attributes.map { catalog.displayName(attribute: $0, of: e.name) }
+                                                   .joined(separator: ", ")], into: &d)
                 plans[ei].keyRules.append(KeyRule(kind: .reference(entity: ti, providedKey: pk, relationship: rel.name),
                                                   shape: from, check: ci))
             }
@@ -84,14 +87,14 @@ extension RuleCompiler {
                     rule.minCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).minCount", kind: "minCount", attribute: nil,
                                              summary: "at least \(v) \(from.entity) record(s) reference each \(e.name)", code: .minCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
-                                             defaultMessage: "{entity} {key} has {count} {relationship}; at least {minCount} required.",
+                                             messageKind: "relationship.minCount",
                                              parameters: params.merging(["minCount": String(v)]) { a, _ in a }, into: &d)
                 }
                 if let (v, o) = rel.maxCount {
                     rule.maxCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).maxCount", kind: "maxCount", attribute: nil,
                                              summary: "at most \(v) \(from.entity) record(s) reference each \(e.name)", code: .maxCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
-                                             defaultMessage: "{entity} {key} has {count} {relationship}; at most {maxCount} allowed.",
+                                             messageKind: "relationship.maxCount",
                                              parameters: params.merging(["maxCount": String(v)]) { a, _ in a }, into: &d)
                 }
                 if rule.min != nil || rule.max != nil { plans[ei].cardinality.append(rule) }
@@ -118,20 +121,17 @@ extension RuleCompiler {
             let check = addCheck(&plans[ei], id: id, kind: "deleteRule", attribute: nil,
                                  summary: "a deleted \(e.name) is not referenced by any \(child.name) (deny)", code: .deniedDelete,
                                  options: o, entity: e, mark: mark, catalog: catalog,
-                                 defaultMessage: "{entity} {key} was deleted, but {count} {child} record(s) still reference it; its {relationship} relationship denies the delete.",
+                                 messageKind: "deleteRule.deny",
                                  parameters: params, into: &d)
             plans[ei].deleteRules.append(DeleteRuleCheck(rule: rule, childEntity: ci, childKeyRule: kr, check: check,
                                                          relationship: relationship))
         case .nullify, .cascade:
-            let message = rule == .nullify
-                ? "{entity} {key} still references {parent} {value}, which was deleted; with deleteRule nullify, {field} should be empty."
-                : "{entity} {key} references {parent} {value}, which was deleted; with deleteRule cascade, this record should have been deleted with it."
             let summary = rule == .nullify
                 ? "\(child.name) records of a deleted \(e.name) have their reference cleared (nullify)"
                 : "\(child.name) records of a deleted \(e.name) are deleted with it (cascade)"
             let check = addCheck(&plans[ci], id: id, kind: "deleteRule", attribute: plans[ci].keyRules[kr].shape.attributes.first,
                                  summary: summary, code: rule == .nullify ? .nullify : .cascade, options: o, entity: child,
-                                 mark: mark, catalog: catalog, defaultMessage: message, parameters: params, into: &d)
+                                 mark: mark, catalog: catalog, messageKind: "deleteRule.\(rule.rawValue)", parameters: params, into: &d)
             plans[ci].childDeleteChecks[kr] = (check, rule, e.name)
             plans[ei].deleteRules.append(DeleteRuleCheck(rule: rule, childEntity: ci, childKeyRule: kr, check: check,
                                                          relationship: relationship))
@@ -149,8 +149,10 @@ extension RuleCompiler {
             let ci = addCheck(&plan, id: r.options.id ?? "\(e.idPrefix).rowCount", kind: "rowCount", attribute: nil,
                               summary: "\(e.name) has \(words.joined(separator: " and ")) records", code: .rowCount,
                               options: r.options, entity: e, mark: r.mark, catalog: catalog,
-                              defaultMessage: "{entity} has {count} records; expected {expected}.",
-                              parameters: params.merging(["expected": words.joined(separator: " and ")]) { a, _ in a }, into: &d)
+                              messageKind: "rowCount",
+                              parameters: params.merging(["expected": words.joined(separator: " and "),
+                                                          "bounds": r.min == nil ? "max" : r.max == nil ? "min" : "both"]) { a, _ in a },
+                              into: &d)
             plan.tableRules.append(TableRule(kind: .rowCount(min: r.min, max: r.max), check: ci))
         }
         if let c = t.columns {
@@ -158,7 +160,7 @@ extension RuleCompiler {
                               summary: c.allowExtra ? "the input has columns \(c.required.joined(separator: ", "))"
                                   : "the input has exactly the declared columns",
                               code: .columns, options: c.options, entity: e, mark: c.mark, catalog: catalog,
-                              defaultMessage: "{problem}", parameters: [:], into: &d)
+                              messageKind: "columns", parameters: [:], into: &d)
             plan.tableRules.append(TableRule(kind: .columns(required: c.required, allowExtra: c.allowExtra), check: ci))
             plan.toleratesMissingColumns = true
         }
@@ -176,7 +178,7 @@ extension RuleCompiler {
             let ci = addCheck(&plan, id: f.options.id ?? "\(e.idPrefix).freshness", kind: "freshness", attribute: a,
                               summary: "the newest \(f.attribute) is at most \(f.maxAgeText) old", code: .freshness,
                               options: f.options, entity: e, mark: f.mark, catalog: catalog,
-                              defaultMessage: "The newest {field} is {newest}, more than {maxAge} before {asOf}.",
+                              messageKind: "freshness",
                               parameters: ["maxAge": f.maxAgeText], into: &d)
             plan.tableRules.append(TableRule(kind: .freshness(attribute: a, maxAge: f.maxAge), check: ci))
         }
@@ -206,8 +208,16 @@ extension RuleCompiler {
     /// - Returns: The check's index.
     static func addCheck(_ plan: inout EntityPlan, id: String, kind: String, attribute: Int?, summary: String, code: FindingCode,
                          options: RuleOptions, entity e: EntitySpec, mark: ConfigMark, catalog: MessageCatalog,
-                         defaultMessage: String, parameters: [String: String], extraPlaceholders: Set<String> = [],
+                         messageKind: String, parameters: [String: String], extraPlaceholders: Set<String> = [],
                          into d: inout [Diagnostic]) -> Int {
+        let summary = catalog.summary(messageKind) { p in
+            switch p {
+            case "field": return attribute.map { catalog.displayName(attribute: plan.attributes[$0].name, of: e.name) }
+            case "entity": return catalog.displayName(entity: e.name)
+            case "target", "child", "parent": return parameters[p].map(catalog.displayName(entity:))
+            default: return parameters[p]
+            }
+        } ?? summary
         let slot: Int
         if let s = plan.rules.firstIndex(where: { $0.id == id }) {
             slot = s
@@ -218,29 +228,38 @@ extension RuleCompiler {
             plan.rules.append(RuleInfo(id: id, entity: e.name, source: e.source,
                                        attribute: attribute.map { plan.attributes[$0].name }, kinds: [kind],
                                        severity: options.severity ?? e.severity, code: options.code ?? code.rawValue,
-                                       summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark))
+                                       summaries: [summary], threshold: options.threshold.over(e.threshold), definedAt: mark,
+                                       description: options.description, hint: options.hint))
         }
         var params = parameters
-        if let attribute { params["field"] = plan.attributes[attribute].name }
+        if let attribute { params["field"] = catalog.displayName(attribute: plan.attributes[attribute].name, of: e.name) }
+        params["entity"] = catalog.displayName(entity: e.name)
+        // Entities and attributes named in the message read as the catalog names them.
+        for k in ["target", "child", "parent"] { if let v = params[k] { params[k] = catalog.displayName(entity: v) } }
         params["rule"] = id
         // Each check carries the code of its own constraint (rules sharing an id may differ).
         let checkCode = options.code ?? code.rawValue
         params["code"] = String(checkCode)
         params["severity"] = plan.rules[slot].severity.rawValue
-        let text = catalog.byRule[id] ?? options.message ?? catalog.byKind[kind] ?? defaultMessage
+        // The rule's own catalog entry, its rules-file message, the catalog's entry for its kind,
+        // the built-in message; a catalog's entry is located in the catalog.
+        let defaultMessage = BuiltInMessages.templates[messageKind] ?? "{rule}"
+        let fromCatalog = catalog.ruleEntry(id) ?? (options.message == nil ? catalog.kindEntry(messageKind) : nil)
+        let text = fromCatalog?.text ?? options.message ?? defaultMessage
+        let messageMark = fromCatalog?.mark ?? options.messageMark ?? mark
         let template: MessageTemplate
         do {
-            template = try MessageTemplate(text)
+            template = try MessageTemplate(text, language: catalog.locale)
         } catch {
-            d.append(Diagnostic(mark: options.messageMark ?? mark, message: error.message))
+            d.append(Diagnostic(mark: messageMark, message: error.message))
             template = (try? MessageTemplate(defaultMessage)) ?? MessageTemplate(literal: "{rule}")
         }
         let known = Set(params.keys).union(commonPlaceholders).union(extraPlaceholders)
-            .union(["count", "problem", "column", "newest", "asOf", "attributes"])
-        for p in template.placeholders where !known.contains(p) {
+            .union(BuiltInMessages.placeholders(of: messageKind) ?? [])
+        for p in Set(template.placeholders).sorted() where !known.contains(p) {
             var m = "unknown placeholder '{\(p)}' in the message of '\(id)'"
             if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }
-            d.append(Diagnostic(mark: options.messageMark ?? mark, message: m))
+            d.append(Diagnostic(mark: messageMark, message: m))
         }
         plan.checks.append(Check(kind: kind, test: .keyed, slot: slot, attribute: attribute, message: template, parameters: params,
                                  code: checkCode))
@@ -257,6 +276,8 @@ extension RuleOptions {
         o.severity = o.severity ?? other.severity
         o.code = o.code ?? other.code
         o.threshold = o.threshold.over(other.threshold)
+        o.description = o.description ?? other.description
+        o.hint = o.hint ?? other.hint
         return o
     }
 }

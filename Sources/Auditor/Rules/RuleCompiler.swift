@@ -40,9 +40,12 @@ public enum RuleCompiler {
         for a in e.attributes {
             var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, split: a.split,
                                      checks: [])
-            let attrParams = parameters(of: a)
+            var attrParams = parameters(of: a)
+            attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
+            attrParams["entity"] = catalog.displayName(entity: e.name)
             for c in a.constraints {
-                guard let (test, summary) = compileTest(c, attribute: a, into: &d) else { continue }
+                guard let (test, builtInSummary) = compileTest(c, attribute: a, into: &d) else { continue }
+                let summary = catalog.summary(c.kind.rawValue, a.type) { attrParams[$0] } ?? builtInSummary
                 let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
                 let severity = c.severity ?? a.severity ?? e.severity
                 let code = c.code ?? defaultCode(c.kind, a.type)
@@ -64,24 +67,29 @@ public enum RuleCompiler {
                                                kinds: [c.kind.rawValue], severity: severity, code: code,
                                                summaries: [summary],
                                                threshold: c.threshold.over(a.threshold).over(e.threshold),
-                                               definedAt: c.mark))
+                                               definedAt: c.mark, description: c.description ?? a.description,
+                                               hint: c.hint ?? a.hint))
                 }
                 // An attribute-level message covers its value constraints, not required/type.
-                let text = catalog.byRule[id] ?? c.message
-                    ?? ((c.kind == .required || c.kind == .type) ? nil : a.message)
-                    ?? catalog.kindMessage(c.kind.rawValue, a.type) ?? defaultMessage(c.kind, a.type)
+                // A catalog's entry is located in the catalog: its mistakes point there.
+                let attributeMessage = (c.kind == .required || c.kind == .type) ? nil : a.message
+                let fromCatalog = catalog.ruleEntry(id)
+                    ?? ((c.message ?? attributeMessage) == nil ? catalog.kindEntry(c.kind.rawValue, a.type) : nil)
+                let text = fromCatalog?.text ?? c.message ?? attributeMessage ?? defaultMessage(c.kind, a.type)
+                let messageMark = fromCatalog?.mark ?? c.messageMark ?? c.mark
                 let template: MessageTemplate
                 do {
-                    template = try MessageTemplate(text)
+                    template = try MessageTemplate(text, language: catalog.locale)
                 } catch {
-                    d.append(Diagnostic(mark: c.messageMark ?? c.mark, message: error.message))
+                    d.append(Diagnostic(mark: messageMark, message: error.message))
                     continue
                 }
                 let known = Set(attrParams.keys).union(commonPlaceholders)
-                for p in template.placeholders where !known.contains(p) {
+                for p in Set(template.placeholders).sorted() where !known.contains(p) {
                     var m = "unknown placeholder '{\(p)}' in the message of '\(id)'"
+                    if fromCatalog?.mark != nil { m += " (\(a.name) has no such parameter)" }
                     if let s = Suggest.closest(to: p, in: Array(known).sorted()) { m += "; did you mean '{\(s)}'?" }
-                    d.append(Diagnostic(mark: c.messageMark ?? c.mark, message: m))
+                    d.append(Diagnostic(mark: messageMark, message: m))
                 }
                 var params = attrParams
                 params["rule"] = id
@@ -105,7 +113,7 @@ public enum RuleCompiler {
 
     /// Placeholders every message may use besides the attribute's constraint parameters.
     static let commonPlaceholders: Set<String> = ["value", "field", "attribute", "entity", "rule", "code",
-                                                  "severity", "key", "type", "length", "first", "firstLine",
+                                                  "severity", "key", "type", "length", "first", "firstLine", "firstKind",
                                                   "location", "violations", "old"]
 
     /// The attribute's constraint parameters as written (`minLength` → `3`).
@@ -321,8 +329,8 @@ public enum RuleCompiler {
         case .exclusiveMin: return isDate ? "{field} must be after {exclusiveMin}; got {value}." : "{field} must be greater than {exclusiveMin}; got {value}."
         case .max: return isDate ? "{field} must be on or before {max}; got {value}." : "{field} must be at most {max}; got {value}."
         case .exclusiveMax: return isDate ? "{field} must be before {exclusiveMax}; got {value}." : "{field} must be less than {exclusiveMax}; got {value}."
-        case .minLength: return "{field} must have at least {minLength} characters; '{value}' has {length}."
-        case .maxLength: return "{field} must have at most {maxLength} characters; got {length}."
+        case .minLength: return "{field} must have at least {minLength, plural, one {# character} other {# characters}}; '{value}' has {length}."
+        case .maxLength: return "{field} must have at most {maxLength, plural, one {# character} other {# characters}}; got {length}."
         case .pattern: return "{field} must match the pattern {pattern}; got '{value}'."
         case .enum: return "{field} must be one of {enum}; got '{value}'."
         case .integral: return "{field} must be a whole number; got {value}."

@@ -1,7 +1,7 @@
 /// Parsing of an entity's cross-record rules: composite unique keys, relationships and
 /// table rules.
 extension RulesFileParser {
-    static let ruleOptionKeys = ["id", "message", "severity", "code", "description"] + thresholdKeys
+    static let ruleOptionKeys = ["id", "message", "severity", "code", "description", "hint"] + thresholdKeys
     static let relationshipKeys = ["attribute", "attributes", "references", "from", "minCount", "maxCount", "deleteRule"] + ruleOptionKeys
 
     func parseRelations(_ map: ConfigMapping, into e: inout EntitySpec, diagnostics d: inout [Diagnostic]) {
@@ -40,8 +40,9 @@ extension RulesFileParser {
         }
         if let m = map["message"] {
             do {
-                o.message = try m.string("message")
-                o.messageMark = m.mark
+                let text = try localized(m, "message")
+                o.message = text?.text
+                o.messageMark = text?.mark
             } catch { d.append(error) }
         }
         o.severity = parseSeverity(map["severity"], into: &d)
@@ -50,6 +51,10 @@ extension RulesFileParser {
         }
         o.threshold = parseThreshold(map, into: &d)
         if let n = map["on"] { o.on = parseScope(n, into: &d) }
+        for (key, path) in [("description", \RuleOptions.description), ("hint", \RuleOptions.hint)] {
+            guard let n = map[key] else { continue }
+            do { o[keyPath: path] = try localized(n, key)?.text } catch { d.append(error) }
+        }
         return o
     }
 
@@ -67,7 +72,7 @@ extension RulesFileParser {
             var when: (String, ConfigNode)?
             if let w = map["when"] { when = (try w.string("when"), w) }
             var description: String?
-            if let text = map["description"] { description = try text.string("description") }
+            if let text = map["description"] { description = try localized(text, "description")?.text }
             return RecordRuleSpec(mark: node.mark, when: when, assert: assert, description: description,
                                   options: parseRuleOptions(map, into: &d))
         } catch {

@@ -5,9 +5,12 @@ import Foundation
 public struct RulesFileParser {
     /// Format names whose option blocks a source may carry (`csv`, `xml`, `sqlite`).
     public var formats: [String]
+    /// The language a `message:` map is read for (`--locale`; see `RulesFileParser+Messages.swift`).
+    public var locale: String
 
-    public init(formats: [String]) {
+    public init(formats: [String], locale: String = "en") {
         self.formats = formats
+        self.locale = locale
     }
 
     static let topKeys = ["version", "description", "sources", "entities", "history"]
@@ -15,9 +18,9 @@ public struct RulesFileParser {
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "split", "on"] + thresholdKeys
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "hint", "split", "on"] + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
-    static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on"] + thresholdKeys
+    static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on", "description", "hint"] + thresholdKeys
 
     /// Loads and parses a rules file from disk.
     /// - Throws: ``AuditError`` `.missingInput` when unreadable, `.invalidRules` with diagnostics.
@@ -264,7 +267,7 @@ public struct RulesFileParser {
         }
         var message: String?
         if let m = map["message"] {
-            do { message = try m.string("message") } catch { d.append(error) }
+            do { message = try localized(m, "message")?.text } catch { d.append(error) }
         }
         let severity = parseSeverity(map["severity"], into: &d)
         for (k, v) in map.pairs {
@@ -278,9 +281,14 @@ public struct RulesFileParser {
         }
         // `required` first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
-        return AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
-                             severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
-                             on: map["on"].flatMap { parseScope($0, into: &d) })
+        var spec = AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
+                                 severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
+                                 on: map["on"].flatMap { parseScope($0, into: &d) })
+        for (k, path) in [("description", \AttributeSpec.description), ("hint", \AttributeSpec.hint)] {
+            guard let n = map[k] else { continue }
+            do { spec[keyPath: path] = try localized(n, k)?.text } catch { d.append(error) }
+        }
+        return spec
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
@@ -309,6 +317,8 @@ public struct RulesFileParser {
         c.code = o.code
         c.threshold = o.threshold
         c.on = o.on
+        c.description = o.description
+        c.hint = o.hint
         return c
     }
 

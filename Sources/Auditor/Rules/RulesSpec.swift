@@ -101,6 +101,9 @@ public struct AttributeSpec: Sendable {
     public var constraints: [ConstraintSpec]
     /// `on:` at the attribute: the default scope of its constraints.
     public var on: LifecycleScope?
+    /// `description:` and `hint:` at the attribute: the default of each of its rules.
+    public var description: String? = nil
+    public var hint: String? = nil
 }
 
 /// The constraint kinds of a property rule.
@@ -144,4 +147,7 @@ public struct ConstraintSpec: Sendable {
     public var code: Int?
     public var threshold = Threshold()
     public var on: LifecycleScope?
+    /// `description:` and `hint:` of this constraint (see ``RuleOptions``).
+    public var description: String?
+    public var hint: String?
 }

@@ -97,7 +97,7 @@ enum CSVMessages {
     static let raggedRule = StructuralRule(
         id: "csv.row.ragged", code: 2101, severity: .error,
         summary: "every record has as many fields as the header",
-        message: "Record has {fields} fields; the header has {expected}.")
+        message: "Record has {fields, plural, one {# field} other {# fields}}; the header has {expected}.")
 
     static let encodingRule = StructuralRule(
         id: "csv.encoding", code: 2102, severity: .error,
