@@ -61,7 +61,7 @@ struct RunCommand: ParsableCommand {
     // No default value in the declaration: the parser would print it after the help's own
     // "(default: the number of cores)", which says what the default is on any machine.
     @Option(name: [.short, .long],
-            help: ArgumentHelp("Evaluation threads (default: the number of cores, \(ProcessInfo.processInfo.activeProcessorCount) here).",
+            help: ArgumentHelp("Evaluation threads (default: the number of cores; -vv shows how many were used).",
                                valueName: "N"))
     var jobs: Int?
 
