@@ -76,6 +76,28 @@ enum HTMLAssets {
         .chart-legend span{margin-right:14px;font-size:13px}
         #summary h3{display:block;margin:18px 0 0}
         footer{padding:16px 32px;color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
+        @media (max-width:700px){
+        header.verdict{padding:14px 14px}
+        main{padding:4px 12px 20px}
+        footer{padding:12px 14px}
+        header .meta,header .why,details>summary,.note,.more,footer,table.samples td,table.records td{overflow-wrap:anywhere}
+        table.rules td,table.inputs td{white-space:nowrap}
+        details.entity{padding:4px 8px 8px}
+        details.rule{padding-left:6px;margin-left:0}
+        table.rules,table.inputs{display:block;overflow-x:auto}
+        table.samples,table.records,table.samples tbody,table.records tbody,table.samples tr,table.records tr,table.samples td,table.records td{display:block;width:auto}
+        table.samples thead,table.records thead{display:none}
+        table.samples tr,table.records tr{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 0}
+        table.samples td,table.records td{border:none;padding:2px 10px;white-space:normal;max-width:none}
+        table.samples td::before,table.records td::before{display:block;font:600 11px system-ui,sans-serif;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+        table.samples td:nth-child(1)::before,table.records td:nth-child(1)::before{content:"Location"}
+        table.samples td:nth-child(2)::before,table.records td:nth-child(2)::before{content:"Key"}
+        table.samples td:nth-child(3)::before{content:"Value"}
+        table.samples td:nth-child(4)::before{content:"Message"}
+        table.samples td:nth-child(5)::before{content:"Baseline"}
+        table.records td:nth-child(3)::before{content:"Findings"}
+        table.samples td:empty,table.records td:empty{display:none}
+        }
         @media print{
         body{font-size:10pt}
         .controls,.noprint{display:none!important}
