@@ -33,7 +33,9 @@ enum HTMLAssets {
         th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
         th{background:var(--soft);font-weight:600;font-size:13px;color:var(--muted)}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-        td.loc,td.key{white-space:nowrap}
+        td.loc,td.key,table.samples td,table.records td{overflow-wrap:anywhere}
+        table.samples,table.records{table-layout:fixed}
+        .scroll{overflow-x:auto;margin:8px 0 14px}.scroll>table{margin:0}
         td.value,code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
         td.value{word-break:break-all;max-width:320px}
         td.msg{word-break:break-word}
@@ -84,7 +86,6 @@ enum HTMLAssets {
         table.rules td,table.inputs td{white-space:nowrap}
         details.entity{padding:4px 8px 8px}
         details.rule{padding-left:6px;margin-left:0}
-        table.rules,table.inputs{display:block;overflow-x:auto}
         table.samples,table.records,table.samples tbody,table.records tbody,table.samples tr,table.records tr,table.samples td,table.records td{display:block;width:auto}
         table.samples thead,table.records thead{display:none}
         table.samples tr,table.records tr{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 0}

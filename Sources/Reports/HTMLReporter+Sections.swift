@@ -82,7 +82,7 @@ extension HTMLReporter.Page {
     }
 
     func rulesTable(_ g: Int, _ group: Group) -> String {
-        var out = "<table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
+        var out = "<div class=\"scroll\"><table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
             + "<th class=\"n\">Violations</th>"
             + (report.baseline == nil ? "" : "<th class=\"n\">New</th><th class=\"n\">Existing</th><th class=\"n\">Resolved</th>")
             + (hasTrends ? "<th>Trend</th>" : "")
@@ -107,7 +107,7 @@ extension HTMLReporter.Page {
                 + "<td>\(rule.threshold.isEmpty ? "none" : HTMLText.escaped(rule.threshold.description))</td>"
                 + "<td>\(requirement)</td><td class=\"mono\">\(HTMLText.escaped(rule.definedAt ?? ""))</td></tr>\n"
         }
-        return out + "</tbody></table>\n"
+        return out + "</tbody></table></div>\n"
     }
 
     /// A violated rule's samples: location, key, value, message.

@@ -176,7 +176,7 @@ extension HTMLReporter {
                 out += card("Jumped rules", NumberText.grouped(jumped), jumped > 0 ? "bad" : "")
             }
             out += card("Duration", NumberText.seconds(report.durationSeconds))
-            out += "</dl>\n" + baselineNotes() + "<h3>Inputs</h3>\n<table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
+            out += "</dl>\n" + baselineNotes() + "<h3>Inputs</h3>\n<div class=\"scroll\"><table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
                 + "<th class=\"n\">Size</th><th class=\"n\">Records</th><th class=\"n\">Time</th><th>Status</th></tr></thead><tbody>\n"
             for input in report.inputs {
                 let status = input.complete
@@ -191,7 +191,7 @@ extension HTMLReporter {
                     + "<td class=\"n\">\(NumberText.seconds(input.seconds))</td><td>\(status)</td></tr>\n"
             }
             if report.inputs.isEmpty { out += "<tr><td colspan=\"7\">No input.</td></tr>\n" }
-            out += "</tbody></table>\n</section>\n"
+            out += "</tbody></table></div>\n</section>\n"
             return out
         }
 
