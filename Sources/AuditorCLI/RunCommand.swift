@@ -212,8 +212,13 @@ struct RunCommand: ParsableCommand {
             let useColor = format == "text" && colorChoice.enabled
             if format == "text" { trace(["colour \(useColor ? "on" : "off"): \(colorChoice.reason)"]) }
             let unicode = TextCharset.allowsUnicode(environment: environment)
+            func link(page: String?) -> FailuresLink? {
+                failures.map { FailuresLink(path: $0.path, pagePath: page, records: $0.records, findings: $0.findings,
+                                            format: $0.format.rawValue) }
+            }
             guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
-                                                            baseDirectory: base, unicode: unicode, maxBytes: maxBytes) else {
+                                                            baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
+                                                            failures: link(page: output)) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(report)
@@ -228,7 +233,8 @@ struct RunCommand: ParsableCommand {
             for request in reports {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
-                                                             baseDirectory: base, unicode: unicode, maxBytes: maxBytes) else { continue }
+                                                             baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
+                                                             failures: link(page: path)) else { continue }
                 let rendered = extra.render(report)
                 trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
                 do { try OutputFile.writeAtomically(rendered, to: path) } catch let e as AuditError {
