@@ -63,6 +63,8 @@ enum HTMLAssets {
         .note{color:var(--muted);font-size:13px;margin:4px 0}
         .more{color:var(--muted);font-style:italic;font-size:13px}
         ul.findings{margin:0;padding-left:18px}
+        ul.values{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;margin:2px 0 8px;padding:0;font-size:14px}
+        ul.values li{overflow-wrap:anywhere}
         .controls{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
         .controls input[type=search]{font:inherit;padding:5px 8px;width:min(420px,100%);border:1px solid var(--line);border-radius:6px}
         .controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--soft);cursor:pointer}

@@ -132,6 +132,7 @@ extension HTMLReporter.Page {
             notes.append("only findings of the baseline: it does not fail the run with --fail-on-new")
         }
         out += "<p class=\"note\">\(notes.joined(separator: " · "))</p>\n"
+        out += frequentValues(rule)
         let marked = report.baseline != nil
         out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th>"
             + (marked ? "<th>Baseline</th>" : "") + "</tr></thead><tbody>\n"
