@@ -9,7 +9,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate a rules file without reading any data (exit 0 if valid, 78 if not).")
 
-    @Argument(help: "The rules file (YAML).")
+    @Argument(help: "The rules file (YAML).", completion: .file(extensions: ["yml", "yaml"]))
     var rules: String
 
     @Flag(name: .shortAndLong, help: "Print nothing when the file is valid.")

@@ -17,7 +17,7 @@ struct HistoryCommand: ParsableCommand {
             UTF-8); --ascii draws them with ASCII. Reads the database only (exit 66 if missing).
             """)
 
-    @Argument(help: "The history database (written by 'auditor run RULES --history PATH').")
+    @Argument(help: "The history database (written by 'auditor run RULES --history PATH').", completion: .file())
     var path: String
 
     @Option(help: ArgumentHelp("Show only this rule.", valueName: "ID"))
@@ -26,7 +26,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show the last N runs.", valueName: "N"))
     var last: Int = 10
 
-    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "FORMAT"), completion: .list(["text", "json"]))
     var format: String = "text"
 
     @Flag(help: "Draw sparklines with ASCII characters (_.-~=+*#) instead of Unicode blocks.")

@@ -5,18 +5,28 @@ import Foundation
 /// megabytes, rate, and the share of the input and time left when its size is known. The
 /// first line comes after half a second (`AUDITOR_PROGRESS_AFTER=SECONDS` changes that), then
 /// at most ten a second and at once for each new source, each redrawing the one before.
+///
+/// `TERM=dumb` (Emacs' shell, some CI consoles) understands no cursor or line-clearing codes:
+/// there each line is plain text ending in a newline, at most one a second, and nothing is
+/// cleared at the end.
 enum ProgressDisplay {
+    /// Whether the terminal understands no control codes (`TERM=dumb`).
+    static func isDumb(_ environment: [String: String]) -> Bool {
+        environment["TERM"] == "dumb"
+    }
+
     static func make(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (@Sendable (AuditOptions.Progress) -> Void)? {
         guard isatty(STDERR_FILENO) == 1 else { return nil }
         let after = environment["AUDITOR_PROGRESS_AFTER"].flatMap(Double.init).map { max(0, $0) } ?? 0.5
         let start = ContinuousClock.now
         let throttle = Throttle(next: after)
+        let dumb = isDumb(environment)
         return { p in
             let elapsed = ContinuousClock.now - start
             let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            guard throttle.due(secs, source: p.source, interval: 0.1) else { return }
-            var line = "\r\u{1B}[2K\(p.source): \(p.records) records"
+            guard throttle.due(secs, source: p.source, interval: dumb ? 1 : 0.1) else { return }
+            var line = (dumb ? "" : "\r\u{1B}[2K") + "\(p.source): \(p.records) records"
             let mb = Double(p.bytesRead) / 1_048_576
             line += String(format: ", %.0f MB, %.0f MB/s", mb, mb / max(secs, 0.001))
             if let total = p.totalBytes, total > 0, p.bytesRead > 0 {
@@ -24,6 +34,7 @@ enum ProgressDisplay {
                 let eta = secs / fraction - secs
                 line += String(format: ", %.0f%%, ETA %.0fs", fraction * 100, max(0, eta))
             }
+            if dumb { line += "\n" }
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
@@ -53,7 +64,7 @@ enum ProgressDisplay {
         }
     }
 
-    static func clear(quiet: Bool) {
-        if !quiet, isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    static func clear(quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if !quiet, isatty(STDERR_FILENO) == 1, !isDumb(environment) { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }

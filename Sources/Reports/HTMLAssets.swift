@@ -33,7 +33,9 @@ enum HTMLAssets {
         th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
         th{background:var(--soft);font-weight:600;font-size:13px;color:var(--muted)}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-        td.loc,td.key{white-space:nowrap}
+        td.loc,td.key,table.samples td,table.records td{overflow-wrap:anywhere}
+        table.samples,table.records{table-layout:fixed}
+        .scroll{overflow-x:auto;margin:8px 0 14px}.scroll>table{margin:0}
         td.value,code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
         td.value{word-break:break-all;max-width:320px}
         td.msg{word-break:break-word}
@@ -61,6 +63,8 @@ enum HTMLAssets {
         .note{color:var(--muted);font-size:13px;margin:4px 0}
         .more{color:var(--muted);font-style:italic;font-size:13px}
         ul.findings{margin:0;padding-left:18px}
+        ul.values{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;margin:2px 0 8px;padding:0;font-size:14px}
+        ul.values li{overflow-wrap:anywhere}
         .controls{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
         .controls input[type=search]{font:inherit;padding:5px 8px;width:min(420px,100%);border:1px solid var(--line);border-radius:6px}
         .controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--soft);cursor:pointer}
@@ -76,6 +80,27 @@ enum HTMLAssets {
         .chart-legend span{margin-right:14px;font-size:13px}
         #summary h3{display:block;margin:18px 0 0}
         footer{padding:16px 32px;color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
+        @media (max-width:700px){
+        header.verdict{padding:14px 14px}
+        main{padding:4px 12px 20px}
+        footer{padding:12px 14px}
+        header .meta,header .why,details>summary,.note,.more,footer,table.samples td,table.records td{overflow-wrap:anywhere}
+        table.rules td,table.inputs td{white-space:nowrap}
+        details.entity{padding:4px 8px 8px}
+        details.rule{padding-left:6px;margin-left:0}
+        table.samples,table.records,table.samples tbody,table.records tbody,table.samples tr,table.records tr,table.samples td,table.records td{display:block;width:auto}
+        table.samples thead,table.records thead{display:none}
+        table.samples tr,table.records tr{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 0}
+        table.samples td,table.records td{border:none;padding:2px 10px;white-space:normal;max-width:none}
+        table.samples td::before,table.records td::before{display:block;font:600 11px system-ui,sans-serif;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+        table.samples td:nth-child(1)::before,table.records td:nth-child(1)::before{content:"Location"}
+        table.samples td:nth-child(2)::before,table.records td:nth-child(2)::before{content:"Key"}
+        table.samples td:nth-child(3)::before{content:"Value"}
+        table.samples td:nth-child(4)::before{content:"Message"}
+        table.samples td:nth-child(5)::before{content:"Baseline"}
+        table.records td:nth-child(3)::before{content:"Findings"}
+        table.samples td:empty,table.records td:empty{display:none}
+        }
         @media print{
         body{font-size:10pt}
         .controls,.noprint{display:none!important}

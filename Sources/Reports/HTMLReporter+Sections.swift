@@ -82,7 +82,7 @@ extension HTMLReporter.Page {
     }
 
     func rulesTable(_ g: Int, _ group: Group) -> String {
-        var out = "<table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
+        var out = "<div class=\"scroll\"><table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
             + "<th class=\"n\">Violations</th>"
             + (report.baseline == nil ? "" : "<th class=\"n\">New</th><th class=\"n\">Existing</th><th class=\"n\">Resolved</th>")
             + (hasTrends ? "<th>Trend</th>" : "")
@@ -108,7 +108,7 @@ extension HTMLReporter.Page {
                 + "<td>\(rule.threshold.isEmpty ? "none" : HTMLText.escaped(rule.threshold.description))</td>"
                 + "<td>\(requirement)</td><td class=\"mono\">\(HTMLText.escaped(rule.definedAt ?? ""))</td></tr>\n"
         }
-        return out + "</tbody></table>\n"
+        return out + "</tbody></table></div>\n"
     }
 
     /// A violated rule's samples: location, key, value, message.
@@ -135,6 +135,7 @@ extension HTMLReporter.Page {
             notes.append("only findings of the baseline: it does not fail the run with --fail-on-new")
         }
         out += "<p class=\"note\">\(notes.joined(separator: " · "))</p>\n"
+        out += frequentValues(rule)
         let marked = report.baseline != nil
         out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th>"
             + (marked ? "<th>Baseline</th>" : "") + "</tr></thead><tbody>\n"

@@ -22,8 +22,14 @@ import Auditor
 public struct HTMLReporter: Reporter {
     /// Always `html`.
     public var format: String { "html" }
+    /// The `--failures-out` file the page links to, if one was written.
+    public var failures: FailuresLink?
 
-    public init() {}
+    /// Creates a reporter.
+    /// - Parameter failures: The `--failures-out` file to link to, with its counts.
+    public init(failures: FailuresLink? = nil) {
+        self.failures = failures
+    }
 
     /// The Content-Security-Policy the page declares: the hashes of ``HTMLAssets/js`` and
     /// ``HTMLAssets/css`` exactly as they are written between their tags.
@@ -34,7 +40,7 @@ public struct HTMLReporter: Reporter {
 
     /// Renders the page; ends with a newline.
     public func render(_ report: AuditReport) -> String {
-        let page = Page(report: report)
+        let page = Page(report: report, failures: failures)
         var out = """
             <!DOCTYPE html>
             <html lang="en">
@@ -72,9 +78,12 @@ extension HTMLReporter {
         let existingOnlyIDs: Set<String>
         /// Whether any rule has a trend (the rules tables get a Trend column).
         let hasTrends: Bool
+        /// The `--failures-out` file, if any.
+        let failures: FailuresLink?
 
-        init(report: AuditReport) {
+        init(report: AuditReport, failures: FailuresLink? = nil) {
             self.report = report
+            self.failures = failures
             explanation = RunExplanation(report: report)
             var index: [String: Int] = [:]
             for (i, rule) in report.rules.enumerated() where index[rule.id] == nil { index[rule.id] = i }
@@ -176,7 +185,7 @@ extension HTMLReporter {
                 out += card("Jumped rules", NumberText.grouped(jumped), jumped > 0 ? "bad" : "")
             }
             out += card("Duration", NumberText.seconds(report.durationSeconds))
-            out += "</dl>\n" + baselineNotes() + "<h3>Inputs</h3>\n<table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
+            out += "</dl>\n" + failuresLink() + baselineNotes() + "<h3>Inputs</h3>\n<div class=\"scroll\"><table class=\"inputs\"><thead><tr><th>Path</th><th>Source</th><th>Format</th>"
                 + "<th class=\"n\">Size</th><th class=\"n\">Records</th><th class=\"n\">Time</th><th>Status</th></tr></thead><tbody>\n"
             for input in report.inputs {
                 let status = input.complete
@@ -191,7 +200,7 @@ extension HTMLReporter {
                     + "<td class=\"n\">\(NumberText.seconds(input.seconds))</td><td>\(status)</td></tr>\n"
             }
             if report.inputs.isEmpty { out += "<tr><td colspan=\"7\">No input.</td></tr>\n" }
-            out += "</tbody></table>\n</section>\n"
+            out += "</tbody></table></div>\n</section>\n"
             return out
         }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite("Progress on a terminal")
 struct ProgressTests {
     /// Everything the terminal showed while `auditor arguments` ran under `script`.
-    static func onTerminal(_ arguments: [String]) throws -> (status: Int32, screen: String) {
+    static func onTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, screen: String) {
         let executable = try #require(Auditor.executable)
         let command = ([executable.path] + arguments).map(Self.quoted).joined(separator: " ")
         let process = Process()
@@ -17,6 +17,7 @@ struct ProgressTests {
         process.currentDirectoryURL = Auditor.packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["AUDITOR_PROGRESS_AFTER"] = "0"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

@@ -85,7 +85,7 @@ struct ColorChoiceTests {
 struct StandardReportersTests {
     @Test("every listed format has a reporter of that format")
     func formats() throws {
-        #expect(StandardReporters.formats == ["text", "json", "html", "junit", "sarif", "github"])
+        #expect(StandardReporters.formats == ["text", "json", "html", "junit", "sarif", "github", "markdown"])
         for format in StandardReporters.formats {
             let reporter = try #require(StandardReporters.reporter(format: format, color: false, verbose: false))
             #expect(reporter.format == format)

@@ -19,6 +19,11 @@ extension EntityAccumulator {
                               attribute: check.attribute.map { entity.plan.attributes[$0].name }, location: location,
                               key: key, value: value, message: message)
         stamp(&finding, slot: check.slot, key: identity)
+        if counted || ordinal != nil {
+            frequent[check.slot].add(value)
+        } else if counts[check.slot] == 0 {
+            frequent[check.slot].add(value)     // a table rule: one violation whatever the calls
+        }
         if counted {
             counts[check.slot] += 1
             if records.count < maxSamples {

@@ -6,6 +6,8 @@ final class EntityAccumulator {
     let maxSamples: Int
     var counts: [Int]
     var samples: [[Finding]]
+    /// Per rule slot: the most frequent failing values.
+    var frequent: [FrequentValues]
     var records: [RecordFindings] = []
     var violatingRecords = 0
     private(set) var recordsRead = 0
@@ -56,6 +58,7 @@ final class EntityAccumulator {
         self.sink = sink
         counts = Array(repeating: 0, count: entity.plan.rules.count)
         samples = Array(repeating: [], count: entity.plan.rules.count)
+        frequent = Array(repeating: FrequentValues(), count: entity.plan.rules.count)
         buildsProvided = providedTables == nil
         self.providedTables = providedTables ?? entity.plan.providedKeys.map { _ in KeyTable() }
         providedRecords = entity.plan.providedKeys.map { _ in [] }
@@ -145,7 +148,13 @@ final class EntityAccumulator {
                 slots.append(slot)
                 counts[slot] += 1
                 let wantSample = samples[slot].count < maxSamples
-                if wantSample || rowFindings != nil || fingerprints != nil {
+                var counted = false
+                if !wantSample, rowFindings == nil, fingerprints == nil,
+                   let value = FindingBuilder.value(entity, chunk, Int(row), h) {
+                    frequent[slot].add(value)
+                    counted = true
+                }
+                if !counted {
                     var f = FindingBuilder.finding(entity, chunk, Int(row), h,
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
@@ -153,6 +162,7 @@ final class EntityAccumulator {
                     stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
+                    frequent[slot].add(f.value)
                 }
             }
             violatingRecords += 1
@@ -191,6 +201,7 @@ final class EntityAccumulator {
         for (theirs, rule) in other.entity.plan.rules.enumerated() {
             guard let slot = mine[rule.id] else { continue }
             counts[slot] += other.counts[theirs]
+            frequent[slot].merge(other.frequent[theirs])
             for f in other.samples[theirs] where samples[slot].count < maxSamples { samples[slot].append(f) }
             if let e = other.evaluatedOverride[theirs] { evaluatedOverride[slot, default: 0] += e }
             if let s = other.skippedOverride[theirs] { skippedOverride[slot, default: 0] += s }
@@ -225,6 +236,7 @@ final class EntityAccumulator {
                                definedAt: r.definedAt?.description)
             outcome.description = r.description
             outcome.hint = r.hint
+            outcome.frequentValues = frequent[slot].top(RuleOutcome.frequentValuesShown)
             return outcome
         }
     }
@@ -271,6 +283,26 @@ enum FindingBuilder {
         case .rowid: return "rowid \(n)"
         case .ordinal: return "record \(n)"
         }
+    }
+
+    /// A finding's ``Finding/value`` without building the finding (its message), for counting
+    /// the most frequent failing values; nil (count it from a whole finding) for a record rule,
+    /// whose value lists its inputs.
+    static func value(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit) -> String?? {
+        if hit.check < 0 {
+            let readerID = e.structuralIDs[Int(-1 - hit.check)]
+            return .some(chunk.issues.first { $0.row == row && $0.ruleID == readerID }?.value)
+        }
+        let check = e.plan.checks[Int(hit.check)]
+        if case .record = check.test { return nil }
+        var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
+        var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
+        if let kr = e.plan.keyRules.first(where: { $0.check == Int(hit.check) }), kr.shape.attributes.count > 1 {
+            raw = kr.shape.attributes.map { chunk.string(e.cell(chunk, attribute: $0, row: row)) ?? "null" }
+                .joined(separator: ", ")
+            sensitive = kr.shape.attributes.contains { e.plan.attributes[$0].sensitive }
+        }
+        return .some(sensitive ? raw.map { _ in mask } : raw)
     }
 
     static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
