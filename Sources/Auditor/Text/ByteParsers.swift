@@ -74,31 +74,7 @@ public enum ByteParsers {
     public static func comparableDecimal(_ p: UnsafeBufferPointer<UInt8>) -> (valid: Bool, value: Double) {
         let n = p.count
         guard n <= 19, let q = p.baseAddress else { return (decimalGeneral(p).valid, .nan) }
-        let negative = n > 0 && q[0] == UInt8(ascii: "-")
-        var i = negative ? 1 : 0
-        let integerStart = i
-        var mantissa: UInt64 = 0
-        while i < n {
-            let d = q[i] &- 48
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i &+= 1
-        }
-        if i == integerStart { return (false, 0) }
-        var fraction = 0
-        if i < n {
-            guard q[i] == UInt8(ascii: ".") else { return (false, 0) }
-            i &+= 1
-            let start = i
-            while i < n {
-                let d = q[i] &- 48
-                if d > 9 { return (false, 0) }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i &+= 1
-            }
-            if i == start { return (false, 0) }
-            fraction = n &- start
-        }
+        guard let (negative, mantissa, fraction) = shortDecimalDigits(q, n) else { return (false, 0) }
         // At most 19 digits: no wrap-around. Below 10^15 the mantissa is an exact double and
         // 10^fraction (fraction ≤ 17) too, so the one division rounds correctly.
         if mantissa >= 1_000_000_000_000_000 { return (true, .nan) }
@@ -157,11 +133,11 @@ public enum ByteParsers {
         return (true, negative ? -value : value)
     }
 
-    /// ``decimal(_:)`` for at most 19 bytes: at most 19 digits, so every digit is significant
-    /// and accumulated (none dropped, no wrap-around below 2^64), and the general path's digit
-    /// counting is not needed. Same value, same rounding.
+    /// The digits of a decimal of at most 19 bytes (`-?[0-9]+(\.[0-9]+)?`): its sign, every
+    /// digit accumulated into one integer (at most 19 digits: no wrap-around below 2^64), and the
+    /// number of fraction digits; nil when the text is not such a decimal.
     @inlinable @inline(__always)
-    static func shortDecimal(_ q: UnsafePointer<UInt8>, _ n: Int) -> (valid: Bool, value: Double) {
+    static func shortDecimalDigits(_ q: UnsafePointer<UInt8>, _ n: Int) -> (negative: Bool, mantissa: UInt64, fraction: Int)? {
         let negative = n > 0 && q[0] == UInt8(ascii: "-")
         var i = negative ? 1 : 0
         let integerStart = i
@@ -172,21 +148,30 @@ public enum ByteParsers {
             mantissa = mantissa &* 10 &+ UInt64(d)
             i &+= 1
         }
-        if i == integerStart { return (false, 0) }
+        if i == integerStart { return nil }
         var fraction = 0
         if i < n {
-            guard q[i] == UInt8(ascii: ".") else { return (false, 0) }
+            guard q[i] == UInt8(ascii: ".") else { return nil }
             i &+= 1
             let start = i
             while i < n {
                 let d = q[i] &- 48
-                if d > 9 { return (false, 0) }
+                if d > 9 { return nil }
                 mantissa = mantissa &* 10 &+ UInt64(d)
                 i &+= 1
             }
-            if i == start { return (false, 0) }
+            if i == start { return nil }
             fraction = n &- start
         }
+        return (negative, mantissa, fraction)
+    }
+
+    /// ``decimal(_:)`` for at most 19 bytes: at most 19 digits, so every digit is significant
+    /// and accumulated (none dropped, no wrap-around below 2^64), and the general path's digit
+    /// counting is not needed. Same value, same rounding.
+    @inlinable @inline(__always)
+    static func shortDecimal(_ q: UnsafePointer<UInt8>, _ n: Int) -> (valid: Bool, value: Double) {
+        guard let (negative, mantissa, fraction) = shortDecimalDigits(q, n) else { return (false, 0) }
         var value = Double(mantissa)
         if fraction > 0 { value /= pow10(fraction) }
         return (true, negative ? -value : value)
