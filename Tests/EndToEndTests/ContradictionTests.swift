@@ -82,6 +82,12 @@ struct ContradictionTests {
         Case(name: "record rule comparing two attributes never holds",
              body: "    attributes:\n      a: { type: date, max: 2020-12-31 }\n      b: { type: date, min: 2021-01-01 }\n    rules:\n      - assert: a > b\n",
              at: "a > b", message: "can never hold"),
+        Case(name: "reference to an undeclared attribute",
+             body: "    attributes:\n      id: { type: integer, unique: true }\n      parent: integer\n    relationships:\n      up: { attribute: parent, references: P.ident }\n",
+             at: "P.ident", message: "'ident' is not an attribute of 'P'"),
+        Case(name: "reference to an undeclared entity",
+             body: "    attributes:\n      id: { type: integer, unique: true }\n      parent: integer\n    relationships:\n      up: { attribute: parent, references: Q.id }\n",
+             at: "Q.id", message: "references an unknown entity 'Q'"),
         // Warnings: printed, exit 0.
         Case(name: "record rule always holds", body: "    attributes:\n      age: { type: integer, min: 0 }\n    rules:\n      - assert: age >= 0 or age < -5\n",
              at: "age >= 0", message: "always holds", warning: true),
