@@ -1,0 +1,182 @@
+/// The facts of one column, accumulated chunk by chunk in one pass with bounded memory:
+/// presence, the share of values of each type (classified exactly as the audit classifies
+/// them), ranges, lengths, distinct values (exact up to a bound, then a HyperLogLog estimate),
+/// the most frequent values, format classes, and whether the column is still a key.
+public struct ColumnProfiler: Sendable {
+    /// Exact distinct counting stops at this many values (then HyperLogLog estimates).
+    public static let exactDistinctLimit = 10_000
+    /// Key tracking stops at this many values (the column is then "unique so far").
+    public static let keyLimit = 5_000_000
+
+    public let name: String
+    var facts = ColumnFacts()
+    /// Counts by value-text hash while exact, and each value's text (first seen).
+    var counts: [UInt64: Int] = [:]
+    var texts: [UInt64: String] = [:]
+    var hll = HyperLogLog()
+    /// Hashes of the typed key values while every value so far was present and distinct.
+    var keys: Set<UInt64>? = []
+
+    public init(name: String) { self.name = name }
+
+    /// Adds one column of a chunk.
+    /// - Parameters:
+    ///   - column: The chunk's cells of this column.
+    ///   - excluded: Rows a structural issue excludes (ragged CSV rows), as the audit does.
+    mutating func add(_ column: [Cell], _ chunk: RecordChunk, excluded: [Bool]) {
+        let n = column.count
+        var state = [UInt8](repeating: 0, count: n)
+        var numbers = [Double](repeating: 0, count: n)
+        var ints = [Int64](repeating: 0, count: n)
+        // Integer and decimal values, for typed key hashes.
+        var intValid = [Bool](repeating: false, count: n)
+        var decValid = [Bool](repeating: false, count: n)
+        var decNumbers = [Double](repeating: 0, count: n)
+        chunk.bytes.withUnsafeBufferPointer { bytes in
+            for type in ValueType.allCases where type != .string {
+                ChunkEvaluator.classify(type, column, bytes, excluded, &state, &numbers, &ints)
+                if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
+                var t = facts.types[type] ?? TypeFacts()
+                for r in 0 ..< n where state[r] == ChunkEvaluator.Classified.valid {
+                    t.valid += 1
+                    let v = numbers[r]
+                    if t.count == 0 || v < t.min {
+                        t.min = v
+                        t.minText = chunk.string(column[r]) ?? ""
+                    }
+                    if t.count == 0 || v > t.max {
+                        t.max = v
+                        t.maxText = chunk.string(column[r]) ?? ""
+                    }
+                    if v < 0 { t.negative += 1 }
+                    t.count += 1
+                    if type == .integer { intValid[r] = true }
+                    if type == .decimal { decValid[r] = true; decNumbers[r] = v }
+                }
+                facts.types[type] = t
+            }
+            for r in 0 ..< n {
+                if excluded[r] { continue }
+                facts.records += 1
+                let cell = column[r]
+                if cell.tag == .missing {
+                    facts.missing += 1
+                    keys = nil
+                    continue
+                }
+                var h: UInt64
+                var length = 0
+                var scan = ShapeScan()
+                if cell.tag == .text || cell.tag == .blob {
+                    let p = ChunkEvaluator.text(cell, bytes)
+                    h = Hashing.bytes(p)
+                    scan = ShapeScan(p)
+                    length = scan.scalars
+                } else {
+                    let s = chunk.string(cell) ?? ""
+                    h = Hashing.bytes(Array(s.utf8))
+                    scan = ShapeScan(Array(s.utf8))
+                    length = scan.scalars
+                }
+                facts.present += 1
+                if scan.blank { facts.blank += 1 }
+                facts.minLength = min(facts.minLength ?? length, length)
+                facts.maxLength = max(facts.maxLength ?? length, length)
+                for c in scan.classes { facts.classes[c, default: 0] += 1 }
+                hll.add(h)
+                if let c = counts[h] {
+                    counts[h] = c + 1
+                } else if counts.count < Self.exactDistinctLimit {
+                    counts[h] = 1
+                    texts[h] = chunk.string(cell) ?? ""
+                } else {
+                    facts.distinctOverflow = true
+                }
+                if keys != nil {
+                    let k = intValid[r] ? Hashing.tagged(1, UInt64(bitPattern: ints[r]))
+                        : decValid[r] ? Hashing.tagged(2, (decNumbers[r] == 0 ? 0 : decNumbers[r]).bitPattern) : h
+                    if keys!.count >= Self.keyLimit {       // non-nil: checked above
+                        facts.keyUnverified = true
+                    } else if !keys!.insert(k).inserted {
+                        keys = nil
+                    }
+                }
+            }
+        }
+    }
+
+    /// The finished profile of the column.
+    func finish(topCount: Int = 10) -> ColumnProfile {
+        let exact = !facts.distinctOverflow
+        let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : (texts[$0.key] ?? "") < (texts[$1.key] ?? "") }
+            .prefix(topCount).map { ValueCount(value: texts[$0.key] ?? "", count: $0.value) }
+        let values = exact ? counts.map { ValueCount(value: texts[$0.key] ?? "", count: $0.value) }
+            .sorted { $0.value < $1.value } : nil
+        return ColumnProfile(name: name, facts: facts,
+                             distinct: exact ? counts.count : hll.estimate(), distinctIsEstimate: !exact,
+                             top: Array(top), topIsApproximate: !exact, values: values,
+                             isKey: keys != nil && facts.missing == 0 && facts.present > 0 && !facts.keyUnverified,
+                             keyHashes: keys)
+    }
+}
+
+/// Counts per type of one column.
+public struct TypeFacts: Sendable {
+    /// Present values of this type (classified exactly as the audit does).
+    public var valid = 0
+    public var count = 0
+    /// Smallest and largest value (numbers; dates as days; date-times as seconds), with text.
+    public var min = 0.0, max = 0.0
+    public var minText = "", maxText = ""
+    /// Values below zero.
+    public var negative = 0
+}
+
+/// The raw counts of one column.
+public struct ColumnFacts: Sendable {
+    /// Records read (ragged CSV rows excluded).
+    public var records = 0
+    public var missing = 0
+    public var present = 0
+    /// Present values made only of spaces and tabs (or empty).
+    public var blank = 0
+    public var types: [ValueType: TypeFacts] = [:]
+    public var minLength: Int?
+    public var maxLength: Int?
+    public var classes: [FormatClass: Int] = [:]
+    public var distinctOverflow = false
+    public var keyUnverified = false
+}
+
+/// A value and how often it occurs.
+public struct ValueCount: Sendable, Equatable {
+    public var value: String
+    public var count: Int
+}
+
+/// Format classes a value can belong to.
+public enum FormatClass: String, Sendable, CaseIterable, Comparable {
+    case digits = "digits only"
+    case letters = "letters and spaces"
+    case email = "e-mail-like"
+    case uuid = "UUID"
+    case isoDate = "date YYYY-MM-DD"
+    case isoDatetime = "date-time YYYY-MM-DDTHH:MM:SS"
+    case slashDate = "date NN/NN/NNNN"
+    case dotDate = "date NN.NN.NNNN"
+    case upperCode = "upper-case code"
+
+    public static func < (a: FormatClass, b: FormatClass) -> Bool { a.rawValue < b.rawValue }
+
+    /// A pattern (the `pattern:` syntax) that every value of the class matches, for the rules.
+    public var pattern: String? {
+        switch self {
+        case .digits: return "[0-9]+"
+        case .letters: return "[A-Za-zÀ-ÖØ-öø-ÿ ]+"
+        case .email: return "[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}"
+        case .uuid: return "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+        case .upperCode: return "[A-Z0-9]+"
+        case .isoDate, .isoDatetime, .slashDate, .dotDate: return nil
+        }
+    }
+}

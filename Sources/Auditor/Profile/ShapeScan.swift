@@ -1,0 +1,142 @@
+import Foundation
+
+/// One scan of a value's UTF-8 bytes: its length in Unicode scalars and the format classes it
+/// belongs to. Each class is decided exactly as its ``FormatClass/pattern`` would match.
+struct ShapeScan {
+    var scalars = 0
+    var blank = true
+    var classes: [FormatClass] = []
+
+    init() {}
+
+    init<C: Collection>(_ p: C) where C.Element == UInt8, C.Index == Int {
+        var digits = true, letters = true, upper = true
+        var at = -1, atCount = 0
+        var i = p.startIndex
+        while i < p.endIndex {
+            let b = p[i]
+            if b & 0xC0 != 0x80 { scalars += 1 }
+            if b != 0x20 && b != 0x09 { blank = false }
+            let isDigit = b >= 0x30 && b <= 0x39
+            let isUpper = b >= 0x41 && b <= 0x5A
+            let isLower = b >= 0x61 && b <= 0x7A
+            if !isDigit { digits = false }
+            if !(isDigit || isUpper) { upper = false }
+            if b == 0x40 { at = i; atCount += 1 }
+            if letters {
+                if isUpper || isLower || b == 0x20 {
+                    // ASCII letter or space
+                } else if b == 0xC3, i + 1 < p.endIndex, p[i + 1] >= 0x80, p[i + 1] <= 0xBF,
+                          p[i + 1] != 0x97, p[i + 1] != 0xB7 {
+                    // U+00C0…U+00FF except × and ÷: À-Ö, Ø-ö, ø-ÿ (counted once, at its lead byte)
+                    i += 2
+                    continue
+                } else {
+                    letters = false
+                }
+            }
+            i += 1
+        }
+        let n = p.count
+        guard n > 0 else { return }
+        if digits { classes.append(.digits) }
+        if letters { classes.append(.letters) }
+        if upper { classes.append(.upperCode) }
+        if atCount == 1, Self.isEmail(p, at: at) { classes.append(.email) }
+        if n == 36, Self.isUUID(p) { classes.append(.uuid) }
+        if n == 10 {
+            if Self.shape(p, "9999-99-99") { classes.append(.isoDate) }
+            if Self.shape(p, "99/99/9999") { classes.append(.slashDate) }
+            if Self.shape(p, "99.99.9999") { classes.append(.dotDate) }
+        }
+        if n >= 19, Self.shape(p.prefix(19), "9999-99-99T99:99:99") { classes.append(.isoDatetime) }
+    }
+
+    /// `[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}` (one `@`, the last dot of the domain
+    /// before two or more letters).
+    static func isEmail<C: Collection>(_ p: C, at: Int) -> Bool where C.Element == UInt8, C.Index == Int {
+        func alnum(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        func alpha(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        guard at > p.startIndex else { return false }
+        for i in p.startIndex ..< at {
+            let b = p[i]
+            guard alnum(b) || b == 0x2E || b == 0x5F || b == 0x25 || b == 0x2B || b == 0x2D else { return false }
+        }
+        var lastDot = -1
+        for i in at + 1 ..< p.endIndex {
+            let b = p[i]
+            guard alnum(b) || b == 0x2E || b == 0x2D else { return false }
+            if b == 0x2E { lastDot = i }
+        }
+        guard lastDot > at + 1, p.endIndex - lastDot - 1 >= 2 else { return false }
+        for i in lastDot + 1 ..< p.endIndex where !alpha(p[i]) { return false }
+        return true
+    }
+
+    static func isUUID<C: Collection>(_ p: C) -> Bool where C.Element == UInt8, C.Index == Int {
+        for (k, b) in p.enumerated() {
+            if k == 8 || k == 13 || k == 18 || k == 23 {
+                if b != 0x2D { return false }
+            } else if !((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether the bytes have the layout (`9` a digit, anything else itself).
+    static func shape<C: Collection>(_ p: C, _ layout: StaticString) -> Bool where C.Element == UInt8 {
+        guard p.count == layout.utf8CodeUnitCount else { return false }
+        let l = UnsafeBufferPointer(start: layout.utf8Start, count: layout.utf8CodeUnitCount)
+        for (b, want) in zip(p, l) {
+            if want == 0x39 { if b < 0x30 || b > 0x39 { return false } } else if b != want { return false }
+        }
+        return true
+    }
+}
+
+/// 64-bit hashes for distinct counting and key tracking (FNV-1a, then a SplitMix64 finaliser
+/// so that every bit is usable by HyperLogLog).
+enum Hashing {
+    static func bytes<C: Collection>(_ p: C) -> UInt64 where C.Element == UInt8 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in p { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return mix(h)
+    }
+
+    static func tagged(_ tag: UInt64, _ v: UInt64) -> UInt64 { mix(v &+ tag &* 0x9E3779B97F4A7C15) }
+
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E3779B97F4A7C15
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// HyperLogLog with 2^12 registers (about 1.6 % standard error), with the small-range
+/// correction (linear counting).
+struct HyperLogLog: Sendable {
+    static let bits = 12
+    var registers = [UInt8](repeating: 0, count: 1 << bits)
+
+    mutating func add(_ hash: UInt64) {
+        let index = Int(hash >> UInt64(64 - Self.bits))
+        let rest = (hash << UInt64(Self.bits)) | (1 << UInt64(Self.bits - 1))
+        let rank = UInt8(rest.leadingZeroBitCount + 1)
+        if rank > registers[index] { registers[index] = rank }
+    }
+
+    func estimate() -> Int {
+        let m = Double(registers.count)
+        var sum = 0.0, zeros = 0
+        for r in registers {
+            sum += 1 / Double(UInt64(1) << UInt64(r))
+            if r == 0 { zeros += 1 }
+        }
+        let alpha = 0.7213 / (1 + 1.079 / m)
+        let e = alpha * m * m / sum
+        if e <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
+        return Int(e.rounded())
+    }
+}
