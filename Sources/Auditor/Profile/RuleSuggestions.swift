@@ -37,8 +37,7 @@ public enum RuleSuggestions {
     public static let requiredShare = 0.001
     /// An enum: at most this many common values.
     public static let enumLimit = 20
-    /// A value is a rare enum outlier when it occurs in at most this share of the values (and
-    /// at most 5 times).
+    /// A value is a rare enum outlier when it occurs in at most this share of the values.
     public static let rareShare = 0.001
     /// A pattern class is suggested when at least this share of the values belong to it.
     public static let patternShare = 0.99
@@ -66,7 +65,7 @@ public enum RuleSuggestions {
                         guard let keys = k.keyHashes else { continue }
                         let dangling = typed.filter { !keys.contains($0.1) }.map(\.0)
                         let outliers = dangling.reduce(0) { $0 + $1.count }
-                        guard Double(outliers) <= 0.01 * Double(total), dangling.count * 2 < typed.count else { continue }
+                        guard Double(outliers) <= 0.01 * Double(total), typed.count - dangling.count >= 2 else { continue }
                         out.append(ForeignKey(source: s.name, column: c.name, targetSource: target.name,
                                               targetColumn: k.name, distinct: typed.count, checked: total,
                                               outliers: outliers, outlierValues: dangling))
@@ -123,7 +122,7 @@ public enum RuleSuggestions {
             }
             guard t == .string else { continue }
             if let values = c.values, f.present >= 20 {
-                let rareLimit = min(5, Int(rareShare * Double(f.present)))
+                let rareLimit = Int(rareShare * Double(f.present))
                 let common = values.filter { $0.count > rareLimit }
                 let rare = values.filter { $0.count <= rareLimit }
                 let rareTotal = rare.reduce(0) { $0 + $1.count }
