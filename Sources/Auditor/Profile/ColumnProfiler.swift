@@ -14,8 +14,10 @@ public struct ColumnProfiler: Sendable {
     var counts: [UInt64: Int] = [:]
     var texts: [UInt64: String] = [:]
     var hll = HyperLogLog()
+    /// Values per format class, by ``FormatClass/index``.
+    var classCounts = [Int](repeating: 0, count: FormatClass.allCases.count)
     /// Hashes of the typed key values while every value so far was present and distinct.
-    var keys: Set<UInt64>? = []
+    var keys: HashSet64? = HashSet64()
 
     public init(name: String) { self.name = name }
 
@@ -23,8 +25,10 @@ public struct ColumnProfiler: Sendable {
     /// - Parameters:
     ///   - column: The chunk's cells of this column.
     ///   - excluded: Rows a structural issue excludes (ragged CSV rows), as the audit does.
-    mutating func add(_ column: [Cell], _ chunk: RecordChunk, excluded: [Bool]) {
+    /// - Returns: Per row, the value as a date or date-time (for order dependencies).
+    mutating func add(_ column: [Cell], _ chunk: RecordChunk, excluded: [Bool]) -> [Instant] {
         let n = column.count
+        var instants = [Instant](repeating: Instant(), count: n)
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
@@ -33,7 +37,30 @@ public struct ColumnProfiler: Sendable {
         var decValid = [Bool](repeating: false, count: n)
         var decNumbers = [Double](repeating: 0, count: n)
         chunk.bytes.withUnsafeBufferPointer { bytes in
+            // Which types a value of this chunk can have at all, from its first byte: a number,
+            // date or date-time starts with a digit or '-', a boolean with 't' or 'f'; typed
+            // cells (SQLite) may be anything. Skipping the others is exact and saves the scans.
+            var maybeNumeric = false, maybeBoolean = false
+            for r in 0 ..< n where !excluded[r] {
+                let cell = column[r]
+                switch cell.tag {
+                case .missing: continue
+                case .text where cell.length > 0:
+                    let b = bytes[Int(cell.payload)]
+                    if (b >= 0x30 && b <= 0x39) || b == 0x2D { maybeNumeric = true }
+                    if b == 0x74 || b == 0x66 { maybeBoolean = true }
+                case .text: continue
+                default:
+                    maybeNumeric = true
+                    maybeBoolean = true
+                }
+                if maybeNumeric && maybeBoolean { break }
+            }
             for type in ValueType.allCases where type != .string {
+                if type == .boolean ? !maybeBoolean : !maybeNumeric {
+                    if facts.types[type] == nil { facts.types[type] = TypeFacts() }
+                    continue
+                }
                 ChunkEvaluator.classify(type, column, bytes, excluded, &state, &numbers, &ints)
                 if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
                 var t = facts.types[type] ?? TypeFacts()
@@ -52,6 +79,8 @@ public struct ColumnProfiler: Sendable {
                     t.count += 1
                     if type == .integer { intValid[r] = true }
                     if type == .decimal { decValid[r] = true; decNumbers[r] = v }
+                    if type == .date { instants[r] = Instant(kind: 1, seconds: Int64(v) * 86400) }
+                    if type == .datetime, instants[r].kind == 0 { instants[r] = Instant(kind: 2, seconds: Int64(v), fraction: ints[r] != 0) }
                 }
                 facts.types[type] = t
             }
@@ -82,31 +111,41 @@ public struct ColumnProfiler: Sendable {
                 if scan.blank { facts.blank += 1 }
                 facts.minLength = min(facts.minLength ?? length, length)
                 facts.maxLength = max(facts.maxLength ?? length, length)
-                for c in scan.classes { facts.classes[c, default: 0] += 1 }
+                var bits = scan.classBits
+                while bits != 0 {
+                    classCounts[bits.trailingZeroBitCount] += 1
+                    bits &= bits - 1
+                }
                 hll.add(h)
-                if let c = counts[h] {
-                    counts[h] = c + 1
-                } else if counts.count < Self.exactDistinctLimit {
-                    counts[h] = 1
-                    texts[h] = chunk.string(cell) ?? ""
-                } else {
-                    facts.distinctOverflow = true
+                // Past the bound, counting stops (top values are then those counted before it).
+                if !facts.distinctOverflow {
+                    if let c = counts[h] {
+                        counts[h] = c + 1
+                    } else if counts.count < Self.exactDistinctLimit {
+                        counts[h] = 1
+                        texts[h] = chunk.string(cell) ?? ""
+                    } else {
+                        facts.distinctOverflow = true
+                    }
                 }
                 if keys != nil {
                     let k = intValid[r] ? Hashing.tagged(1, UInt64(bitPattern: ints[r]))
                         : decValid[r] ? Hashing.tagged(2, (decNumbers[r] == 0 ? 0 : decNumbers[r]).bitPattern) : h
                     if keys!.count >= Self.keyLimit {       // non-nil: checked above
                         facts.keyUnverified = true
-                    } else if !keys!.insert(k).inserted {
+                    } else if !keys!.insert(k) {
                         keys = nil
                     }
                 }
             }
         }
+        return instants
     }
 
     /// The finished profile of the column.
     func finish(topCount: Int = 10) -> ColumnProfile {
+        var facts = facts
+        for (i, c) in FormatClass.allCases.enumerated() where classCounts[i] > 0 { facts.classes[c] = classCounts[i] }
         let exact = !facts.distinctOverflow
         let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : (texts[$0.key] ?? "") < (texts[$1.key] ?? "") }
             .prefix(topCount).map { ValueCount(value: texts[$0.key] ?? "", count: $0.value) }
@@ -167,6 +206,21 @@ public enum FormatClass: String, Sendable, CaseIterable, Comparable {
     case upperCode = "upper-case code"
 
     public static func < (a: FormatClass, b: FormatClass) -> Bool { a.rawValue < b.rawValue }
+
+    /// The position in ``allCases``.
+    var index: Int {
+        switch self {
+        case .digits: return 0
+        case .letters: return 1
+        case .email: return 2
+        case .uuid: return 3
+        case .isoDate: return 4
+        case .isoDatetime: return 5
+        case .slashDate: return 6
+        case .dotDate: return 7
+        case .upperCode: return 8
+        }
+    }
 
     /// A pattern (the `pattern:` syntax) that every value of the class matches, for the rules.
     public var pattern: String? {

@@ -32,15 +32,19 @@ public enum Profiler {
             let instants = InstantsBox(count: fields.count)
             let excludedCopy = excluded
             DispatchQueue.concurrentPerform(iterations: fields.count) { c in
-                box.columns[c].add(chunk.columns[c], chunk, excluded: excludedCopy)
-                instants.values[c] = Self.instants(chunk.columns[c], chunk, excludedCopy)
+                instants.values[c] = box.columns[c].add(chunk.columns[c], chunk, excluded: excludedCopy)
             }
             columns = box.columns
-            for r in 0 ..< chunk.count where !excluded[r] {
-                var m: UInt64 = 0
-                for c in 0 ..< min(64, fields.count) where chunk.columns[c][r].tag == .missing { m |= 1 << UInt64(c) }
-                masks[m, default: 0] += 1
+            var rowMasks = [UInt64](repeating: 0, count: chunk.count)
+            for c in 0 ..< min(64, fields.count) {
+                let column = chunk.columns[c]
+                for r in 0 ..< chunk.count where column[r].tag == .missing { rowMasks[r] |= 1 << UInt64(c) }
             }
+            var none = 0
+            for r in 0 ..< chunk.count where !excluded[r] {
+                if rowMasks[r] == 0 { none += 1 } else { masks[rowMasks[r], default: 0] += 1 }
+            }
+            if none > 0 { masks[0, default: 0] += none }
             order.add(instants.values)
         }
         try reader.finish()
@@ -49,23 +53,6 @@ public enum Profiler {
                                     excludedRecords: excludedRecords, columns: finished, options: options)
         profile.dependencies = dependencies(finished, masks: masks, order: order)
         return profile
-    }
-
-    /// Per row: the day (dates) or the second (date-times, with a flag for a fraction) of a
-    /// value that parses as a date or date-time, for order dependencies.
-    static func instants(_ column: [Cell], _ chunk: RecordChunk, _ excluded: [Bool]) -> [Instant] {
-        var out = [Instant](repeating: Instant(), count: column.count)
-        chunk.bytes.withUnsafeBufferPointer { bytes in
-            for r in 0 ..< column.count where !excluded[r] && column[r].tag == .text {
-                let p = ChunkEvaluator.text(column[r], bytes)
-                if p.count == 10, let d = ByteParsers.date(p) {
-                    out[r] = Instant(kind: 1, seconds: Int64(d) * 86400)
-                } else if p.count >= 20, let t = ByteParsers.instant(p) {
-                    out[r] = Instant(kind: 2, seconds: t.seconds, fraction: t.hasFraction)
-                }
-            }
-        }
-        return out
     }
 
     /// Null-together and never-after dependencies between columns.
@@ -173,7 +160,7 @@ public struct ColumnProfile: Sendable {
     /// Present in every record and unique (by typed value).
     public var isKey: Bool
     /// Typed hashes of the key values, for foreign-key inclusion (nil when not a key).
-    var keyHashes: Set<UInt64>?
+    var keyHashes: HashSet64?
 
     /// The most specific type at least 99 % of the present values have (string otherwise):
     /// boolean, integer, decimal, date, date-time.

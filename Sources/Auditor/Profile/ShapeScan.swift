@@ -5,7 +5,15 @@ import Foundation
 struct ShapeScan {
     var scalars = 0
     var blank = true
-    var classes: [FormatClass] = []
+    /// Bit `1 << index` per class of ``FormatClass/allCases``.
+    var classBits: UInt16 = 0
+
+    /// The classes, for tests and reports.
+    var classes: [FormatClass] {
+        FormatClass.allCases.enumerated().filter { classBits & (1 << UInt16($0.offset)) != 0 }.map(\.element)
+    }
+
+    private mutating func add(_ c: FormatClass) { classBits |= 1 << UInt16(c.index) }
 
     init() {}
 
@@ -39,17 +47,17 @@ struct ShapeScan {
         }
         let n = p.count
         guard n > 0 else { return }
-        if digits { classes.append(.digits) }
-        if letters { classes.append(.letters) }
-        if upper { classes.append(.upperCode) }
-        if atCount == 1, Self.isEmail(p, at: at) { classes.append(.email) }
-        if n == 36, Self.isUUID(p) { classes.append(.uuid) }
+        if digits { add(.digits) }
+        if letters { add(.letters) }
+        if upper { add(.upperCode) }
+        if atCount == 1, Self.isEmail(p, at: at) { add(.email) }
+        if n == 36, Self.isUUID(p) { add(.uuid) }
         if n == 10 {
-            if Self.shape(p, "9999-99-99") { classes.append(.isoDate) }
-            if Self.shape(p, "99/99/9999") { classes.append(.slashDate) }
-            if Self.shape(p, "99.99.9999") { classes.append(.dotDate) }
+            if Self.shape(p, "9999-99-99") { add(.isoDate) }
+            if Self.shape(p, "99/99/9999") { add(.slashDate) }
+            if Self.shape(p, "99.99.9999") { add(.dotDate) }
         }
-        if n >= 19, Self.shape(p.prefix(19), "9999-99-99T99:99:99") { classes.append(.isoDatetime) }
+        if n >= 19, Self.shape(p.prefix(19), "9999-99-99T99:99:99") { add(.isoDatetime) }
     }
 
     /// `[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}` (one `@`, the last dot of the domain
@@ -138,5 +146,55 @@ struct HyperLogLog: Sendable {
         let e = alpha * m * m / sum
         if e <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
         return Int(e.rounded())
+    }
+}
+
+/// A set of 64-bit hashes with open addressing (linear probing): the key tracker's set,
+/// without the per-lookup SipHash of `Set<UInt64>` (the hashes are already mixed).
+struct HashSet64: Sendable {
+    private var slots = [UInt64](repeating: 0, count: 1024)
+    private var hasZero = false
+    private(set) var count = 0
+
+    /// Inserts `h`; returns false when it was already there.
+    mutating func insert(_ h: UInt64) -> Bool {
+        if h == 0 {
+            defer { hasZero = true }
+            if hasZero { return false }
+            count += 1
+            return true
+        }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] != 0 {
+            if slots[i] == h { return false }
+            i = (i + 1) & mask
+        }
+        slots[i] = h
+        count += 1
+        return true
+    }
+
+    func contains(_ h: UInt64) -> Bool {
+        if h == 0 { return hasZero }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] != 0 {
+            if slots[i] == h { return true }
+            i = (i + 1) & mask
+        }
+        return false
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        let mask = slots.count - 1
+        for h in old where h != 0 {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = h
+        }
     }
 }
