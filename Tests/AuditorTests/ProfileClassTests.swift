@@ -53,6 +53,7 @@ struct ProfileClassTests {
                 #expect(scan.classes.contains(cls) == want, "'\(t)': \(cls.rawValue) is \(scan.classes.contains(cls)), re says \(want)")
             }
             #expect(scan.scalars == t.unicodeScalars.count, "'\(t)' length")
+            #expect(scan.hash == Hashing.bytes(Array(t.utf8)), "'\(t)' hash")
         }
     }
 

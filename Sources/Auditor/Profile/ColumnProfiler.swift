@@ -98,13 +98,13 @@ public struct ColumnProfiler: Sendable {
                 var scan = ShapeScan()
                 if cell.tag == .text || cell.tag == .blob {
                     let p = ChunkEvaluator.text(cell, bytes)
-                    h = Hashing.bytes(p)
                     scan = ShapeScan(p)
+                    h = scan.hash
                     length = scan.scalars
                 } else {
                     let s = chunk.string(cell) ?? ""
-                    h = Hashing.bytes(Array(s.utf8))
                     scan = ShapeScan(Array(s.utf8))
+                    h = scan.hash
                     length = scan.scalars
                 }
                 facts.present += 1

@@ -5,6 +5,8 @@ import Foundation
 struct ShapeScan {
     var scalars = 0
     var blank = true
+    /// ``Hashing/bytes(_:)`` of the value, computed in the same pass.
+    var hash: UInt64 = 0
     /// Bit `1 << index` per class of ``FormatClass/allCases``.
     var classBits: UInt16 = 0
 
@@ -20,9 +22,12 @@ struct ShapeScan {
     init<C: Collection>(_ p: C) where C.Element == UInt8, C.Index == Int {
         var digits = true, letters = true, upper = true
         var at = -1, atCount = 0
+        var h: UInt64 = 0xcbf29ce484222325
+        defer { hash = Hashing.mix(h) }
         var i = p.startIndex
         while i < p.endIndex {
             let b = p[i]
+            h = (h ^ UInt64(b)) &* 0x100000001b3
             if b & 0xC0 != 0x80 { scalars += 1 }
             if b != 0x20 && b != 0x09 { blank = false }
             let isDigit = b >= 0x30 && b <= 0x39
@@ -37,6 +42,7 @@ struct ShapeScan {
                 } else if b == 0xC3, i + 1 < p.endIndex, p[i + 1] >= 0x80, p[i + 1] <= 0xBF,
                           p[i + 1] != 0x97, p[i + 1] != 0xB7 {
                     // U+00C0…U+00FF except × and ÷: À-Ö, Ø-ö, ø-ÿ (counted once, at its lead byte)
+                    h = (h ^ UInt64(p[i + 1])) &* 0x100000001b3
                     i += 2
                     continue
                 } else {
