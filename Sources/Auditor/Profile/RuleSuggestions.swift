@@ -60,20 +60,38 @@ public enum RuleSuggestions {
                 let typed = values.compactMap { v in typedHash(v.value, t).map { (v, $0) } }
                 let total = typed.reduce(0) { $0 + $1.0.count }
                 guard total > 0 else { continue }
+                var best: ForeignKey?
+                var bestCoverage = 0.0
                 for target in sources {
                     for k in target.columns where k.isKey && k.inferredType == t && !(target.name == s.name && k.name == c.name) {
                         guard let keys = k.keyHashes else { continue }
                         let dangling = typed.filter { !keys.contains($0.1) }.map(\.0)
                         let outliers = dangling.reduce(0) { $0 + $1.count }
                         guard Double(outliers) <= 0.01 * Double(total), typed.count - dangling.count >= 2 else { continue }
-                        out.append(ForeignKey(source: s.name, column: c.name, targetSource: target.name,
-                                              targetColumn: k.name, distinct: typed.count, checked: total,
-                                              outliers: outliers, outlierValues: dangling))
+                        // Inclusion alone is weak evidence when the key has many more values
+                        // (ages 18…90 are also person ids): ask for a fifth of the keys used, or
+                        // a name that points at the target (dept_id → departments).
+                        let coverage = Double(typed.count - dangling.count) / Double(max(1, keys.count))
+                        guard coverage >= 0.2 || namePoints(c.name, at: target.name), coverage > bestCoverage else { continue }
+                        bestCoverage = coverage
+                        best = ForeignKey(source: s.name, column: c.name, targetSource: target.name,
+                                          targetColumn: k.name, distinct: typed.count, checked: total,
+                                          outliers: outliers, outlierValues: dangling)
                     }
                 }
+                if let best { out.append(best) }
             }
         }
         return out
+    }
+
+    /// Whether a column's name starts like the target's (`dept_id`, `department_id` →
+    /// `departments`), at least three letters.
+    static func namePoints(_ column: String, at target: String) -> Bool {
+        let c = Array(column.lowercased()), t = Array(target.lowercased())
+        var n = 0
+        while n < c.count && n < t.count && c[n] == t[n] && c[n].isLetter { n += 1 }
+        return n >= 3
     }
 
     /// The typed hash a key tracker gives a value of type `t`; nil when it is not of the type
