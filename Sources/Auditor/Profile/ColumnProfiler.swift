@@ -25,10 +25,13 @@ public struct ColumnProfiler: Sendable {
     /// - Parameters:
     ///   - column: The chunk's cells of this column.
     ///   - excluded: Rows a structural issue excludes (ragged CSV rows), as the audit does.
-    /// - Returns: Per row, the value as a date or date-time (for order dependencies).
-    mutating func add(_ column: [Cell], _ chunk: RecordChunk, excluded: [Bool]) -> [Instant] {
+    /// - Returns: Per row, the value as a date or date-time, as an integer and as a boolean
+    ///   (for dependencies between columns).
+    mutating func add(_ column: [Cell], _ chunk: RecordChunk, excluded: [Bool]) -> RowValues {
         let n = column.count
         var instants = [Instant](repeating: Instant(), count: n)
+        var integers = [Double](repeating: .nan, count: n)
+        var booleans = [UInt8](repeating: 0, count: n)
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
@@ -67,6 +70,11 @@ public struct ColumnProfiler: Sendable {
                 for r in 0 ..< n where state[r] == ChunkEvaluator.Classified.valid {
                     t.valid += 1
                     let v = numbers[r]
+                    if type == .boolean {
+                        let cell = column[r]
+                        booleans[r] = cell.tag == .integer ? (cell.integerValue == 1 ? 1 : 2)
+                            : (cell.length > 0 && bytes[Int(cell.payload)] == 0x74 ? 1 : 2)
+                    }
                     if t.count == 0 || v < t.min {
                         t.min = v
                         t.minText = chunk.string(column[r]) ?? ""
@@ -77,7 +85,7 @@ public struct ColumnProfiler: Sendable {
                     }
                     if v < 0 { t.negative += 1 }
                     t.count += 1
-                    if type == .integer { intValid[r] = true }
+                    if type == .integer { intValid[r] = true; integers[r] = v }
                     if type == .decimal { decValid[r] = true; decNumbers[r] = v }
                     if type == .date { instants[r] = Instant(kind: 1, seconds: Int64(v) * 86400) }
                     if type == .datetime, instants[r].kind == 0 { instants[r] = Instant(kind: 2, seconds: Int64(v), fraction: ints[r] != 0) }
@@ -139,7 +147,7 @@ public struct ColumnProfiler: Sendable {
                 }
             }
         }
-        return instants
+        return RowValues(instants: instants, integers: integers, booleans: booleans)
     }
 
     /// The finished profile of the column.
@@ -233,4 +241,13 @@ public enum FormatClass: String, Sendable, CaseIterable, Comparable {
         case .isoDate, .isoDatetime, .slashDate, .dotDate: return nil
         }
     }
+}
+
+/// Per-row values of one column of a chunk, for dependencies between columns.
+struct RowValues: Sendable {
+    var instants: [Instant] = []
+    /// The integer value (as a double), NaN when the value is not an integer.
+    var integers: [Double] = []
+    /// 1 true, 2 false, 0 neither.
+    var booleans: [UInt8] = []
 }

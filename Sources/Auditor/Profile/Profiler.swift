@@ -21,6 +21,7 @@ public enum Profiler {
         var columns = fields.map { ColumnProfiler(name: $0) }
         var masks = [UInt64: Int]()            // missing-column bit masks (first 64 columns)
         var order = OrderCounter(count: fields.count)
+        var conditional = ConditionalBounds(count: fields.count)
         var excludedRecords = 0
         while let chunk = try reader.nextChunk(maxRecords: chunkSize) {
             var excluded = [Bool](repeating: false, count: chunk.count)
@@ -45,13 +46,14 @@ public enum Profiler {
                 if rowMasks[r] == 0 { none += 1 } else { masks[rowMasks[r], default: 0] += 1 }
             }
             if none > 0 { masks[0, default: 0] += none }
-            order.add(instants.values)
+            order.add(instants.values.map(\.instants))
+            conditional.add(instants.values)
         }
         try reader.finish()
         let finished = columns.map { $0.finish() }
         var profile = SourceProfile(name: name, path: path, format: format, records: finished.first?.facts.records ?? 0,
                                     excludedRecords: excludedRecords, columns: finished, options: options)
-        profile.dependencies = dependencies(finished, masks: masks, order: order)
+        profile.dependencies = dependencies(finished, masks: masks, order: order) + conditional.dependencies(finished)
         return profile
     }
 
@@ -140,8 +142,66 @@ final class ColumnsBox: @unchecked Sendable {
 
 /// Per-column instants of one chunk, one index per thread (see ``ColumnsBox``).
 final class InstantsBox: @unchecked Sendable {
-    var values: [[Instant]]
-    init(count: Int) { values = [[Instant]](repeating: [], count: count) }
+    var values: [RowValues]
+    init(count: Int) { values = [RowValues](repeating: RowValues(), count: count) }
+}
+
+/// For each boolean column and integer column: the smallest integer where the boolean is
+/// true, and how the integers of the other records are spread (exactly, up to 10,000 values),
+/// to find "when B is true, N is at least m" (a licence from 16 on).
+struct ConditionalBounds: Sendable {
+    let count: Int
+    var minTrue: [Int: Double] = [:]
+    var trueRows: [Int: Int] = [:]
+    var others: [Int: [Double: Int]] = [:]
+    var overflow: Set<Int> = []
+
+    init(count: Int) { self.count = count }
+
+    mutating func add(_ values: [RowValues]) {
+        let bools = (0 ..< count).filter { values[$0].booleans.contains { $0 != 0 } }
+        let ints = (0 ..< count).filter { c in values[c].integers.contains { !$0.isNaN } }
+        for b in bools {
+            for n in ints where n != b {
+                let k = b * count + n
+                var lo = minTrue[k] ?? .infinity
+                var rows = trueRows[k] ?? 0
+                var hist = others[k] ?? [:]
+                for r in 0 ..< values[b].booleans.count {
+                    let v = values[n].integers[r]
+                    guard !v.isNaN else { continue }
+                    if values[b].booleans[r] == 1 {
+                        rows += 1
+                        lo = Swift.min(lo, v)
+                    } else if !overflow.contains(k) {
+                        hist[v, default: 0] += 1
+                        if hist.count > 10_000 { overflow.insert(k); hist = [:] }
+                    }
+                }
+                minTrue[k] = lo
+                trueRows[k] = rows
+                others[k] = hist
+            }
+        }
+    }
+
+    /// "When B, N ≥ m", where at least 20 records have B true and at least 1 % of the other
+    /// records with an integer N lie below m (so the bound says something B-specific).
+    func dependencies(_ columns: [ColumnProfile]) -> [Dependency] {
+        var out = [Dependency]()
+        for (k, lo) in minTrue.sorted(by: { $0.key < $1.key }) where lo.isFinite && !overflow.contains(k) {
+            let b = k / count, n = k % count
+            guard columns[b].inferredType == .boolean, columns[n].inferredType == .integer,
+                  let rows = trueRows[k], rows >= 20, let hist = others[k] else { continue }
+            let total = hist.values.reduce(0, +)
+            let below = hist.filter { $0.key < lo }.values.reduce(0, +)
+            guard total > 0, Double(below) >= 0.01 * Double(total) else { continue }
+            var d = Dependency(kind: .atLeastWhen, first: columns[n].name, second: columns[b].name, checked: rows, violations: 0)
+            d.bound = String(Int64(lo))
+            out.append(d)
+        }
+        return out
+    }
 }
 
 /// What a profile found in one column.
@@ -181,7 +241,11 @@ public struct ColumnProfile: Sendable {
 
 /// A relation between two columns of one source.
 public struct Dependency: Sendable {
-    public enum Kind: String, Sendable { case nullTogether = "null together", notAfter = "never after" }
+    public enum Kind: String, Sendable {
+        case nullTogether = "null together", notAfter = "never after"
+        /// `first` is at least `bound` where the boolean `second` is true.
+        case atLeastWhen = "at least, when"
+    }
     public var kind: Kind
     public var first: String
     public var second: String
@@ -190,6 +254,8 @@ public struct Dependency: Sendable {
     public var violations: Int
     public var firstType: ValueType? = nil
     public var secondType: ValueType? = nil
+    /// The bound of ``Kind/atLeastWhen``.
+    public var bound: String? = nil
 }
 
 /// What a profile found in one source.

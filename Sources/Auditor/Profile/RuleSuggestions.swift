@@ -15,6 +15,8 @@ public struct SuggestedRule: Sendable {
     public var outliers: Int
     /// Values flagged (rare enum values, with their counts).
     public var outlierValues: [ValueCount] = []
+    /// The `when:` of a record rule, if any.
+    public var when: String? = nil
 }
 
 /// A candidate foreign key: every valid value of one column is a key of another source.

@@ -19,12 +19,22 @@ public struct ProfileReport: Sendable {
                                               outliers: fk.outliers, outlierValues: fk.outlierValues))
             }
             for d in s.dependencies where RulesDraft.isPlain(d.first) && RulesDraft.isPlain(d.second) {
-                let id = d.kind == .notAfter ? "\(s.name).\(d.first).notAfter.\(d.second)" : "\(s.name).\(d.first).nullWith.\(d.second)"
-                let evidence = d.kind == .notAfter
-                    ? "\(d.first) is on or before \(d.second) in all \(Evidence.count(d.checked)) records with both"
-                    : "\(d.first) is missing exactly when \(d.second) is, in all \(Evidence.count(d.checked)) records"
-                rules[i].append(SuggestedRule(id: id, source: s.name, column: nil, yaml: RulesDraft.assertion(d),
-                                              evidence: evidence, outliers: 0))
+                let id: String, evidence: String
+                switch d.kind {
+                case .notAfter:
+                    id = "\(s.name).\(d.first).notAfter.\(d.second)"
+                    evidence = "\(d.first) is on or before \(d.second) in all \(Evidence.count(d.checked)) records with both"
+                case .nullTogether:
+                    id = "\(s.name).\(d.first).nullWith.\(d.second)"
+                    evidence = "\(d.first) is missing exactly when \(d.second) is, in all \(Evidence.count(d.checked)) records"
+                case .atLeastWhen:
+                    id = "\(s.name).\(d.first).minWhen.\(d.second)"
+                    evidence = "\(d.first) is at least \(d.bound ?? "?") in all \(Evidence.count(d.checked)) records where \(d.second) is true, and lower in at least 1 % of the others"
+                }
+                var rule = SuggestedRule(id: id, source: s.name, column: nil, yaml: RulesDraft.assertion(d),
+                                         evidence: evidence, outliers: 0)
+                if d.kind == .atLeastWhen { rule.when = "\(d.second) == true" }
+                rules[i].append(rule)
             }
         }
     }
@@ -56,6 +66,7 @@ public enum RulesDraft {
     static func assertion(_ d: Dependency) -> String {
         switch d.kind {
         case .nullTogether: return "isNull(\(d.first)) == isNull(\(d.second))"
+        case .atLeastWhen: return "\(d.first) >= \(d.bound ?? "0")"
         case .notAfter:
             let mixed = d.firstType != d.secondType
             let a = mixed && d.firstType == .datetime ? "date(\(d.first))" : d.first
@@ -122,7 +133,8 @@ public enum RulesDraft {
                 y += "    rules:\n"
                 for d in deps {
                     y += "      # \(comment(d.evidence))\n"
-                    y += "      - { id: \(Evidence.quoted(d.id)), assert: \(Evidence.quoted(d.yaml)) }\n"
+                    let when = d.when.map { ", when: \(Evidence.quoted($0))" } ?? ""
+                    y += "      - { id: \(Evidence.quoted(d.id))\(when), assert: \(Evidence.quoted(d.yaml)) }\n"
                 }
             }
         }
