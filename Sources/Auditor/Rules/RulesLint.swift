@@ -59,6 +59,16 @@ public enum RulesLint {
                 }
             }
             w += RecordRuleIntervals.warnings(e)
+            // A fractional bound on an integer is exact (`exclusiveMin: 41.5` means 42 and up),
+            // so it is a warning, not an error: it is not a value of the type.
+            for a in e.attributes where a.type == .integer {
+                for c in a.constraints where [.min, .max, .exclusiveMin, .exclusiveMax].contains(c.kind) {
+                    guard let text = c.value.scalar, !isIntegerText(text), ExactDecimal(text) != nil else { continue }
+                    let up = c.kind == .min || c.kind == .exclusiveMin
+                    let whole = suggestInteger(text, up: up, exclusive: c.kind == .exclusiveMin || c.kind == .exclusiveMax)
+                    w.append(c.value.error("\(c.kind.rawValue) \(text) is not a valid value of '\(a.name)', which is an integer; write \(up ? "min" : "max") \(whole), which means the same"))
+                }
+            }
         }
         return w.sorted { ($0.mark.line, $0.mark.column) < ($1.mark.line, $1.mark.column) }
     }
@@ -90,10 +100,6 @@ public enum RulesLint {
             case .min, .max, .exclusiveMin, .exclusiveMax:
                 guard a.type.isOrdered, let text = c.value.scalar,
                       let b = try? RuleCompiler.orderedConstant(c.value, type: a.type, what: c.kind.rawValue) else { continue }
-                if a.type == .integer && !isIntegerText(text) {
-                    d.append(c.value.error("\(c.kind.rawValue) \(text) is not a valid value of '\(a.name)', which is an integer; write a whole number such as \(suggestInteger(text, up: c.kind == .min || c.kind == .exclusiveMax))"))
-                    continue
-                }
                 let bound = Bound(value: b, inclusive: c.kind == .min || c.kind == .max, text: text, kind: c.kind, mark: c.mark)
                 if c.kind == .min || c.kind == .exclusiveMin { lower.append(bound) } else { upper.append(bound) }
             case .minLength: if let n = try? c.value.int("minLength") { minLength = (n, c) }
@@ -185,8 +191,10 @@ public enum RulesLint {
         return !digits.isEmpty && digits.allSatisfy { (0x30...0x39).contains($0) }
     }
 
-    private static func suggestInteger(_ text: String, up: Bool) -> String {
-        guard let v = Double(text) else { return "0" }
+    /// The inclusive whole-number bound equal to a fractional one.
+    private static func suggestInteger(_ text: String, up: Bool, exclusive: Bool) -> String {
+        guard let v = Double(text), v.isFinite, abs(v) < 9e15 else { return text }
+        if exclusive && v == v.rounded() { return String(Int64(up ? v + 1 : v - 1)) }
         return String(Int64(up ? v.rounded(.up) : v.rounded(.down)))
     }
 
