@@ -43,7 +43,7 @@ public struct ColumnProfiler: Sendable {
             // Which types a value of this chunk can have at all, from its first byte: a number,
             // date or date-time starts with a digit or '-', a boolean with 't' or 'f'; typed
             // cells (SQLite) may be anything. Skipping the others is exact and saves the scans.
-            var maybeNumeric = false, maybeBoolean = false
+            var maybeNumeric = false, maybeBoolean = false, maybeDate = false
             for r in 0 ..< n where !excluded[r] {
                 let cell = column[r]
                 switch cell.tag {
@@ -52,15 +52,19 @@ public struct ColumnProfiler: Sendable {
                     let b = bytes[Int(cell.payload)]
                     if (b >= 0x30 && b <= 0x39) || b == 0x2D { maybeNumeric = true }
                     if b == 0x74 || b == 0x66 { maybeBoolean = true }
+                    // YYYY-MM-DD…: a '-' fifth
+                    if cell.length >= 10 && bytes[Int(cell.payload) + 4] == 0x2D { maybeDate = true }
                 case .text: continue
                 default:
                     maybeNumeric = true
                     maybeBoolean = true
+                    maybeDate = true
                 }
-                if maybeNumeric && maybeBoolean { break }
+                if maybeNumeric && maybeBoolean && maybeDate { break }
             }
             for type in ValueType.allCases where type != .string {
-                if type == .boolean ? !maybeBoolean : !maybeNumeric {
+                let possible = type == .boolean ? maybeBoolean : (type == .date || type == .datetime) ? maybeDate : maybeNumeric
+                if !possible {
                     if facts.types[type] == nil { facts.types[type] = TypeFacts() }
                     continue
                 }
