@@ -18,6 +18,8 @@ public enum Profiler {
                                options: [String: String] = [:], jobs: Int = 1,
                                chunkSize: Int = 8192) throws -> SourceProfile {
         let fields = reader.schema.fields
+        // With several jobs, parsing goes on while the columns of the last chunk are profiled.
+        let reader: any RecordReader = jobs > 1 && !reader.readsAhead ? ReadAheadReader(reader, depth: 2 * jobs) : reader
         var columns = fields.map { ColumnProfiler(name: $0) }
         var masks = [UInt64: Int]()            // missing-column bit masks (first 64 columns)
         var order = OrderCounter(count: fields.count)
