@@ -81,4 +81,18 @@ struct ProfileRoundTripTests {
         let xml = try assertExecute(["profile", data.appendingPathComponent("people.xml").path], exitCode: 64)
         #expect(xml.stderrText.contains("#ELEMENT"), "\(xml)")
     }
+
+    @Test("The profile and the rules are byte-identical for 1 and 2 jobs", arguments: [Format.csv, Format.sqlite])
+    func jobsIndependent(_ format: Format) throws {
+        guard GeneratedData.available else { Issue.record(GeneratedData.skipReason); return }
+        let data = try GeneratedData.dataset()
+        let tmp = try Scratch("profile-jobs")
+        defer { tmp.remove() }
+        for jobs in ["1", "2"] {
+            try assertExecute(["profile"] + Self.sources(format, in: data) + ["--jobs", jobs, "--rules-out", "rules\(jobs).yml",
+                               "--format", "json", "--output", "profile\(jobs).json"], in: tmp.url, exitCode: 0)
+        }
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent("profile1.json")) == Data(contentsOf: tmp.url.appendingPathComponent("profile2.json")))
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent("rules1.yml")) == Data(contentsOf: tmp.url.appendingPathComponent("rules2.yml")))
+    }
 }
