@@ -95,4 +95,26 @@ struct ProfileRoundTripTests {
         #expect(try Data(contentsOf: tmp.url.appendingPathComponent("profile1.json")) == Data(contentsOf: tmp.url.appendingPathComponent("profile2.json")))
         #expect(try Data(contentsOf: tmp.url.appendingPathComponent("rules1.yml")) == Data(contentsOf: tmp.url.appendingPathComponent("rules2.yml")))
     }
+
+    @Test("Keys, enums and dependencies on a small file: the rules say them and the file passes them")
+    func dependencies() throws {
+        let tmp = try Scratch("profile-deps")
+        defer { tmp.remove() }
+        var csv = "code,start,end,phone,phone_kind,status\n"
+        for i in 0 ..< 200 {
+            let has = i % 3 == 0
+            csv += "C\(1000 + i),2024-01-\(String(format: "%02d", 1 + i % 28)),2024-02-\(String(format: "%02d", 1 + (i * 7) % 28)),"
+            csv += has ? "555\(i),\(i % 2 == 0 ? "mobile" : "home")," : ",,"
+            csv += ["open", "closed", "held"][i % 3] + "\n"
+        }
+        try tmp.write("deps.csv", csv)
+        try assertExecute(["profile", "deps.csv", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        for needle in ["key: [code]", "unique: true", "enum: [\"closed\", \"held\", \"open\"]",
+                       "assert: \"isNull(phone) == isNull(phone_kind)\"", "assert: \"start <= end\"", "pattern: \"[A-Z0-9]+\""] {
+            #expect(rules.contains(needle), "missing \(needle)\n\(rules)")
+        }
+        try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        try assertExecute(["run", "rules.yml", "-q"], in: tmp.url, exitCode: 0)
+    }
 }
