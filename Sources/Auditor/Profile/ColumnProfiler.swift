@@ -11,7 +11,7 @@ public struct ColumnProfiler: Sendable {
     public let name: String
     var facts = ColumnFacts()
     /// Counts by value-text hash while exact, and each value's text (first seen).
-    var counts: [UInt64: Int] = [:]
+    var counts = HashCount64()
     var texts: [UInt64: String] = [:]
     var hll = HyperLogLog()
     /// Values per format class, by ``FormatClass/index``.
@@ -131,10 +131,10 @@ public struct ColumnProfiler: Sendable {
                 hll.add(h)
                 // Past the bound, counting stops (top values are then those counted before it).
                 if !facts.distinctOverflow {
-                    if let c = counts[h] {
-                        counts[h] = c + 1
+                    if counts.increment(h) {
+                        // counted
                     } else if counts.count < Self.exactDistinctLimit {
-                        counts[h] = 1
+                        counts.insert(h)
                         texts[h] = chunk.string(cell) ?? ""
                     } else {
                         facts.distinctOverflow = true
@@ -159,6 +159,7 @@ public struct ColumnProfiler: Sendable {
         var facts = facts
         for (i, c) in FormatClass.allCases.enumerated() where classCounts[i] > 0 { facts.classes[c] = classCounts[i] }
         let exact = !facts.distinctOverflow
+        let counts = self.counts.entries
         let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : (texts[$0.key] ?? "") < (texts[$1.key] ?? "") }
             .prefix(topCount).map { ValueCount(value: texts[$0.key] ?? "", count: $0.value) }
         let values = exact ? counts.map { ValueCount(value: texts[$0.key] ?? "", count: $0.value) }

@@ -204,3 +204,64 @@ struct HashSet64: Sendable {
         }
     }
 }
+
+/// Counts per 64-bit hash with open addressing (linear probing), for the exact distinct
+/// values of a column: no per-lookup SipHash (the hashes are already mixed).
+struct HashCount64: Sendable {
+    private var keys = [UInt64](repeating: 0, count: 64)
+    private var values = [Int](repeating: 0, count: 64)
+    private var zero = 0
+    private(set) var count = 0
+
+    /// Adds one to the count of `h` if present; returns false when absent.
+    mutating func increment(_ h: UInt64) -> Bool {
+        if h == 0 {
+            guard zero > 0 else { return false }
+            zero += 1
+            return true
+        }
+        let mask = keys.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while keys[i] != 0 {
+            if keys[i] == h {
+                values[i] += 1
+                return true
+            }
+            i = (i + 1) & mask
+        }
+        return false
+    }
+
+    /// Inserts an absent `h` with count 1.
+    mutating func insert(_ h: UInt64) {
+        count += 1
+        if h == 0 { zero = 1; return }
+        if count * 4 > keys.count * 3 { grow() }
+        let mask = keys.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while keys[i] != 0 { i = (i + 1) & mask }
+        keys[i] = h
+        values[i] = 1
+    }
+
+    /// Every hash with its count.
+    var entries: [(key: UInt64, value: Int)] {
+        var out = [(key: UInt64, value: Int)]()
+        if zero > 0 { out.append((0, zero)) }
+        for i in 0 ..< keys.count where keys[i] != 0 { out.append((keys[i], values[i])) }
+        return out
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = [UInt64](repeating: 0, count: oldKeys.count * 2)
+        values = [Int](repeating: 0, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for j in 0 ..< oldKeys.count where oldKeys[j] != 0 {
+            var i = Int(truncatingIfNeeded: oldKeys[j]) & mask
+            while keys[i] != 0 { i = (i + 1) & mask }
+            keys[i] = oldKeys[j]
+            values[i] = oldValues[j]
+        }
+    }
+}
