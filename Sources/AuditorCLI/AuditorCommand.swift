@@ -14,6 +14,6 @@ struct AuditorCommand: ParsableCommand {
             74 I/O error, 75 transient (retry), 78 invalid rules file.
             """,
         version: version,
-        subcommands: [RunCommand.self, CheckCommand.self, HistoryCommand.self, ImportCommand.self],
+        subcommands: [RunCommand.self, CheckCommand.self, ProfileCommand.self, HistoryCommand.self, ImportCommand.self],
         defaultSubcommand: nil)
 }

@@ -9,6 +9,12 @@ enum CLI {
     /// Parses, validates (including every source's format options) and compiles a rules file.
     static func loadPlan(_ path: String, catalog: MessageCatalog = .english,
                          now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
+        try loadSpecAndPlan(path, catalog: catalog, now: now).plan
+    }
+
+    /// ``loadPlan(_:catalog:now:)`` that also returns the parsed file (for `check`'s warnings).
+    static func loadSpecAndPlan(_ path: String, catalog: MessageCatalog = .english,
+                                now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> (spec: RulesSpec, plan: AuditPlan) {
         let registry = StandardReaders.registry
         let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
         var d = [Diagnostic]()
@@ -46,7 +52,7 @@ enum CLI {
             d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
         }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
-        return plan
+        return (spec, plan)
     }
 
     /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z`.

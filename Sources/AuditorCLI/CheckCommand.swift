@@ -2,12 +2,20 @@ import ArgumentParser
 import Auditor
 import Foundation
 import Readers
+import Reports
 
-/// `auditor check RULES`: validates a rules file without reading data.
+/// `auditor check RULES [--data]`: validates a rules file without reading data, and with
+/// `--data` compares the declared attributes with each source's real fields.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a rules file without reading any data (exit 0 if valid, 78 if not).")
+        abstract: "Validate a rules file without reading any data (exit 0 if valid, 78 if not).",
+        discussion: """
+            Errors (contradictions, unknown keys, bad patterns...) exit 78; warnings (a rule that \
+            always holds, a reference to a key not declared unique, a source no entity reads) are \
+            printed and exit 0. With --data, each source's header or schema is compared with the \
+            declared attributes without auditing: a declared attribute the source lacks exits 65.
+            """)
 
     @Argument(help: "The rules file (YAML).", completion: .file(extensions: ["yml", "yaml"]))
     var rules: String
@@ -15,12 +23,26 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing when the file is valid.")
     var quiet = false
 
+    @Flag(help: "Also open every source and compare its fields with the declared attributes (no audit).")
+    var data = false
+
     func run() throws {
         let status = CLI.guarded {
-            let plan = try CLI.loadPlan(rules)
+            let (spec, plan) = try CLI.loadSpecAndPlan(rules)
+            var warnings = RulesLint.warnings(spec).map { LintDiagnostic(.warning, $0) }
+            var errors = [LintDiagnostic]()
+            if data {
+                let found = try SourceFieldsCheck.run(plan, registry: StandardReaders.registry)
+                errors = found.filter { $0.level == .error }
+                warnings += found.filter { $0.level == .warning }
+            }
+            let lines = (errors + warnings).map { TerminalText.escaped($0.description) + "\n" }
+            FileHandle.standardError.write(Data(lines.joined().utf8))
+            if !errors.isEmpty { return .dataError }
             let ruleCount = plan.entities.reduce(0) { $0 + $1.rules.count }
             if !quiet {
-                print("\(rules): ok: \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(ruleCount) rule(s)")
+                let note = warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"
+                print("\(rules): ok: \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(ruleCount) rule(s)\(note)")
             }
             return .passed
         }

@@ -8,7 +8,7 @@ struct CLIGapsTests {
     @Test("a mistyped subcommand gets a suggestion (exit 64)",
           arguments: [("rn", "did you mean 'run'?"), ("chek", "did you mean 'check'?"), ("histroy", "did you mean 'history'?"),
                       ("rules/people.yml", "run 'auditor run rules/people.yml'"),
-                      ("xyzzy", "the commands are run, check, history, import, help")])
+                      ("xyzzy", "the commands are run, check, profile, history, import, help")])
     func mistypedSubcommand(word: String, hint: String) throws {
         let run = try assertExecute([word, "rules/people.yml"], exitCode: 64,
                                     stderrContains: ["unknown command '\(word)'", hint, "auditor --help"])

@@ -26,6 +26,10 @@ public enum RuleCompiler {
         for (i, e) in spec.entities.enumerated() {
             compileRecordRules(e, &entities[i], catalog: catalog, now: now, into: &d)
         }
+        // Contradictions (RulesLint): constraints no value satisfies; record rules that can
+        // never hold, decided on expressions that compiled.
+        d += RulesLint.constraintErrors(spec)
+        if d.isEmpty { for e in spec.entities { d += RecordRuleIntervals.errors(e) } }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         var plan = AuditPlan(rulesPath: spec.path, sources: spec.sources, entities: entities, catalog: catalog)
         plan.historyPath = spec.history

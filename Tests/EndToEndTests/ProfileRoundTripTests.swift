@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// `auditor profile` end to end on data made by `../shared/bench/gen.py` (20 000 people with
+/// 2 % injected faults): the suggested rules pass `auditor check`, and auditing the same data
+/// with them fails exactly the flagged outliers, rule by rule (issue 19).
+@Suite("Profile round trip")
+struct ProfileRoundTripTests {
+    enum Format: String, CaseIterable, Sendable { case csv, sqlite, xml }
+
+    static func sources(_ format: Format, in data: URL) -> [String] {
+        switch format {
+        case .csv: return [data.appendingPathComponent("people.csv").path, data.appendingPathComponent("departments.csv").path]
+        case .sqlite: return [data.appendingPathComponent("people.sqlite").path + "#people", data.appendingPathComponent("departments.csv").path]
+        case .xml: return [data.appendingPathComponent("people.xml").path + "#person", data.appendingPathComponent("departments.xml").path + "#department"]
+        }
+    }
+
+    static func object(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("profile → rules → check → audit the same data: only the flagged outliers fail", arguments: Format.allCases)
+    func roundTrip(_ format: Format) throws {
+        guard GeneratedData.available else { Issue.record(GeneratedData.skipReason); return }
+        let data = try GeneratedData.dataset()
+        let tmp = try Scratch("profile-\(format.rawValue)")
+        defer { tmp.remove() }
+        try assertExecute(["profile"] + Self.sources(format, in: data) + ["--rules-out", "rules.yml", "--format", "json", "--output", "profile.json"],
+                          in: tmp.url, exitCode: 0)
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        #expect(rules.contains("# ") && rules.contains("flagged outliers"), "the rules carry their evidence")
+        try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        // The outliers are findings at severity error: exit 1, the report written.
+        try assertExecute(["run", "rules.yml", "--format", "json", "--output", "report.json"], in: tmp.url, exitCode: 1)
+
+        let profile = try Self.object(Data(contentsOf: tmp.url.appendingPathComponent("profile.json")))
+        let report = try Self.object(Data(contentsOf: tmp.url.appendingPathComponent("report.json")))
+        var expected = [String: Int]()
+        for s in profile["sources"] as? [[String: Any]] ?? [] {
+            for r in s["suggestedRules"] as? [[String: Any]] ?? [] {
+                expected[r["id"] as? String ?? "?"] = r["outliers"] as? Int ?? -1
+            }
+            if let m = s["malformedRecords"] as? Int, m > 0 { expected["csv.row.ragged@\(s["name"] as? String ?? "?")"] = m }
+        }
+        var got = [String: Int]()
+        for r in report["rules"] as? [[String: Any]] ?? [] { got[r["id"] as? String ?? "?"] = r["violations"] as? Int ?? 0 }
+        #expect(expected.count > 25, "only \(expected.count) rules suggested")
+        #expect(expected.values.reduce(0, +) > 0, "the faulty data has flagged outliers")
+        for id in Set(expected.keys).union(got.keys).sorted() {
+            #expect(expected[id, default: 0] == got[id, default: 0], "\(id): the profile flagged \(expected[id, default: 0]), the audit found \(got[id, default: 0])")
+        }
+        // Rules the audit knows but the profile did not suggest are structural ones that passed.
+        for id in got.keys where expected[id] == nil { #expect(got[id] == 0, "\(id)") }
+    }
+
+    @Test("The suggested rules name the benchmark's keys, enum, pattern classes and the foreign key")
+    func suggestions() throws {
+        guard GeneratedData.available else { Issue.record(GeneratedData.skipReason); return }
+        let data = try GeneratedData.dataset()
+        let tmp = try Scratch("profile-suggestions")
+        defer { tmp.remove() }
+        try assertExecute(["profile"] + Self.sources(.csv, in: data) + ["--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        for needle in ["enum: [\"CA\", \"DE\", \"ES\", \"FR\", \"GB\", \"IT\", \"NL\", \"PL\", \"SE\", \"US\"]",
+                       "pattern: \"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\\\.[A-Za-z]{2,}\"",
+                       "references: Departments.id", "type: datetime", "type: boolean", "type: date\n"] {
+            #expect(rules.contains(needle), "missing \(needle)\n\(rules)")
+        }
+    }
+
+    @Test("Text and HTML output; an XML source without its record element is a usage error")
+    func outputs() throws {
+        guard GeneratedData.available else { Issue.record(GeneratedData.skipReason); return }
+        let data = try GeneratedData.dataset()
+        let text = try assertExecute(["profile", data.appendingPathComponent("departments.csv").path], exitCode: 0)
+        #expect(text.stdoutText.contains("departments.csv (csv): 25 records"), "\(text)")
+        #expect(text.stdoutText.contains("id: integer 100 %"), "\(text)")
+        let html = try assertExecute(["profile", data.appendingPathComponent("departments.csv").path, "--format", "html"], exitCode: 0)
+        #expect(html.stdoutText.hasPrefix("<!DOCTYPE html>") && html.stdoutText.contains("Content-Security-Policy"), "\(html)")
+        let xml = try assertExecute(["profile", data.appendingPathComponent("people.xml").path], exitCode: 64)
+        #expect(xml.stderrText.contains("#ELEMENT"), "\(xml)")
+    }
+
+    @Test("The profile and the rules are byte-identical for 1 and 2 jobs", arguments: [Format.csv, Format.sqlite])
+    func jobsIndependent(_ format: Format) throws {
+        guard GeneratedData.available else { Issue.record(GeneratedData.skipReason); return }
+        let data = try GeneratedData.dataset()
+        let tmp = try Scratch("profile-jobs")
+        defer { tmp.remove() }
+        for jobs in ["1", "2"] {
+            try assertExecute(["profile"] + Self.sources(format, in: data) + ["--jobs", jobs, "--rules-out", "rules\(jobs).yml",
+                               "--format", "json", "--output", "profile\(jobs).json"], in: tmp.url, exitCode: 0)
+        }
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent("profile1.json")) == Data(contentsOf: tmp.url.appendingPathComponent("profile2.json")))
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent("rules1.yml")) == Data(contentsOf: tmp.url.appendingPathComponent("rules2.yml")))
+    }
+
+    @Test("Keys, enums and dependencies on a small file: the rules say them and the file passes them")
+    func dependencies() throws {
+        let tmp = try Scratch("profile-deps")
+        defer { tmp.remove() }
+        var csv = "code,start,end,phone,phone_kind,status\n"
+        for i in 0 ..< 200 {
+            let has = i % 3 == 0
+            csv += "C\(1000 + i),2024-01-\(String(format: "%02d", 1 + i % 28)),2024-02-\(String(format: "%02d", 1 + (i * 7) % 28)),"
+            csv += has ? "555\(i),\(i % 2 == 0 ? "mobile" : "home")," : ",,"
+            csv += ["open", "closed", "held"][i % 3] + "\n"
+        }
+        try tmp.write("deps.csv", csv)
+        try assertExecute(["profile", "deps.csv", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        for needle in ["key: [code]", "unique: true", "enum: [\"closed\", \"held\", \"open\"]",
+                       "assert: \"isNull(phone) == isNull(phone_kind)\"", "assert: \"start <= end\"", "pattern: \"[A-Z0-9]+\""] {
+            #expect(rules.contains(needle), "missing \(needle)\n\(rules)")
+        }
+        try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        try assertExecute(["run", "rules.yml", "-q"], in: tmp.url, exitCode: 0)
+    }
+
+    @Test("The profile and the rules draft never overwrite a profiled input, however it is reached")
+    func outputsNeverReachAnInput() throws {
+        let tmp = try Scratch("profile-outputs")
+        defer { tmp.remove() }
+        try tmp.write("p.csv", "id,name\n1,a\n2,b\n")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("link.csv"), withDestinationPath: "p.csv")
+        let before = try Data(contentsOf: tmp.url.appendingPathComponent("p.csv"))
+        for flag in ["--output", "--rules-out"] {
+            for target in ["p.csv", "link.csv", "./p.csv"] {
+                let run = try Auditor.run(["profile", "p.csv", flag, target], in: tmp.url)
+                #expect(run.status == 64, "\(flag) \(target): \(run)")
+            }
+        }
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent("p.csv")) == before)
+        try assertExecute(["profile", "p.csv", "--output", "-"], in: tmp.url, exitCode: 0)
+    }
+}
