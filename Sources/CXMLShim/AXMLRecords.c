@@ -347,6 +347,11 @@ static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
         return starts;
     }
     int rd = depth - r->record_depth;
+    /* After a fatal error the walker resumes from the innermost open element, and libxml2's
+       recovery can hand back an element at or above the record's own depth while a record is
+       open (found by FuzzXML: level_index[rd] read out of bounds). Such an element is no field
+       of the record. */
+    if (rd < 1) return 0;
     if (rd == 1) axml_shape_record_child(r, node);
     /* a child of a map being collected starts an entry keyed by its local name */
     for (int i = 0; i < r->ncaptures; i++) {

@@ -29,4 +29,36 @@ import Testing
         #expect(result.records.map(\.location) == [3, 4])
         #expect(result.records.map(\.values) == [["1", "Engineering"], ["2", "Sales"]])
     }
+
+    /// A record whose document breaks inside it, then XML declarations and processing
+    /// instructions out of place: libxml2's recovery handed the shim an element at or above the
+    /// record's depth while the record was open, and the shim read its field index at a negative
+    /// level (SEGV under ASan in element_start). The record reads the same for any chunk size
+    /// and the read ends as malformed input, never a crash.
+    static let elementAboveRecord: [UInt8] = Array(Data(base64Encoded: [
+        "PHBlb3BsZT48cGVyc29uIGlkPSIxIj48bmFtZT5BICZhbXA7IEI8L25hbWU+PHBob25lcz48cGhvbmU+MTwvcGhvbmU+PHBo",
+        "b25lPjI8L3Bob25lPjwvcGhvbmVzPjxhZGRyZXNzPjxjaXR5Pk9zbG1iY3NpdHk+PHppTExMTExMTExMTExMTExMTExMTExM",
+        "TExMTExMTExMTExMcGVyc29uIGlkPSIxIj48bmFtZT5KZStzaWNhIFdhXFxcXFxcVFxcXFxcXFxcXFxcXFxcXFxcXFxcNjY2",
+        "djY2NlxcXFxcXFxcXDY2NnY2NjY2NjZGLTdGLTgiPz4KPD94bWwyIHZlcnNpb249IjEuMCIgZW5jb2RpXFxcXFxcXFxcXFxc",
+        "XFRcXFxcXFxcXFxcXFxcXFxcXFxcXFxcXFxcXFxcXFxcNjY2djY2NlxcXFxcXFxcXDY2NnY2NjY2NjZGLTdGLTgiPz4KPD94",
+        "bWwyIHZlcnNpb249IjEuMCIgZW5jb2RpXFxcXFxcXFxcXFxcXFRcXFxcXFxcXFxcXFxcXFxcXFxcXDY2NnY2NjY2NjZGLTdG",
+        "LTgiPz42NjZGLTdGLTgiPz4KPD94bWwyIHZlcnNpb249IjEuPz4KPD94bWwyIHZlcnNpb249IjEuMCIgZW5jb2Rpbmc9IlVU",
+        "VVRGLTdGLTgiPz4KPGRlcGFydG1lbnQKPiAgczxkZXBhIHZlcnNpb249IjEuMCIgZW5jb2Q2NjZ2NjY2NjY2Ri03Ri04Ij8+",
+        "NjY2Ri03Ri04Ij8+Cjw/eG1sMiB2ZXJzaW9uPSIxLj8+Cjw/eG1sMiB2ZXJzaW9uPSIxLjAiIGVuY29kaW5nPSJVVFVURi03",
+        "Ri04Ij8+CjxkZXBhcnRtZW50Cj4gIHM8ZGVwYSB2ZXJzaW9uPSIxLjAiIGVuY29kaXA+MDFNTU1NTU1NTU1NTU1NNTA8bmFt",
+        "ZT5PbGl2aWEgU21pdGg8L25hbWU+RDw=",
+    ].joined()) ?? Data())
+
+    @Test(arguments: [1, 4096])
+    func elementAboveTheRecordWhileItIsOpen(_ chunkSize: Int) throws {
+        #expect(Self.elementAboveRecord.count == 743)
+        let path = try XMLTest.write(Self.elementAboveRecord)
+        let fields = ["id", "name", "phones", "address", "city", "title"]
+        let reader = try XMLTest.reader(path, record: "person", fields: fields,
+                                        map: ["id": "@id", "phones": .list("phones/phone"), "address": .map("address"),
+                                              "city": "address/city", "title": "p:title"],
+                                        namespaces: ["p": "urn:example:people"])
+        let result = XMLTest.readUntilError(reader, chunkSize: chunkSize)
+        #expect(result.error?.code == .malformedInput)
+    }
 }
