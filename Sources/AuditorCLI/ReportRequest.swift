@@ -16,26 +16,38 @@ enum ReportRequest {
 
 /// Appends the GitHub job summary to `$GITHUB_STEP_SUMMARY`, within GitHub's 1 MiB per step
 /// (less what earlier commands of the step already wrote).
+///
+/// Appending cannot be atomic, so the file is checked like every output first: never an audited
+/// input, the rules file or their sidecars (however reached), and opened without blocking, so a
+/// FIFO that no process reads is an error, not a hang.
 enum StepSummary {
-    static func append(_ report: AuditReport, to path: String, baseDirectory: String) throws {
-        let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    static func append(_ report: AuditReport, to path: String, baseDirectory: String,
+                       protecting protected: ProtectedFiles) throws {
+        try OutputFile.check(path, what: "the job summary", option: "GITHUB_STEP_SUMMARY", protecting: protected)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw AuditError(.cannotCreateOutput, "cannot open the job summary file for appending", location: path,
+                             cause: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        let existing = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
         let budget = GitHubReporter.summaryLimit - existing
         guard budget > 0 else {
             throw AuditError(.cannotCreateOutput, "the job summary is already at GitHub's 1 MiB limit; not appending", location: path)
         }
-        let text = GitHubReporter(baseDirectory: baseDirectory).summaryMarkdown(report, limit: budget)
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw AuditError(.cannotCreateOutput, "cannot open the job summary file for appending", location: path)
-        }
-        defer { try? handle.close() }
-        do {
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw AuditError(.cannotCreateOutput, "cannot append the job summary", location: path, cause: "\(error)")
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        let bytes = Array(GitHubReporter(baseDirectory: baseDirectory).summaryMarkdown(report, limit: budget).utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                throw AuditError(.cannotCreateOutput, "cannot append the job summary", location: path,
+                                 cause: String(cString: strerror(errno)))
+            }
+            written += n
         }
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// `$GITHUB_STEP_SUMMARY` is an output like any other (issue 13 §3): it is appended to, so it
+/// cannot be replaced atomically, but it is never an audited input, and a FIFO that no process
+/// reads is a warning, not a hang.
+@Suite("Job summary safety")
+struct StepSummarySafetyTests {
+    @Test("A job summary that is an input (path or symlink) is refused with a warning; the input is unchanged",
+          arguments: ["people.csv", "link.csv", "rules.yml"])
+    func summaryIsAnInput(_ name: String) throws {
+        let tmp = try OutputSafetyTests.scratch("summary-input")
+        defer { tmp.remove() }
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("link.csv"), withDestinationPath: "people.csv")
+        let before = try InputSafetyTests.Snapshot(tmp.url)
+        let run = try Auditor.run(["run", "rules.yml", "--format", "github", "-q"], in: tmp.url,
+                                  environment: ["GITHUB_STEP_SUMMARY": tmp.path(name)])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderrText.contains("auditor never writes to what it reads"), "\(run)")
+        #expect(try InputSafetyTests.Snapshot(tmp.url) == before)
+    }
+
+    @Test("A job summary FIFO that no process reads is a warning at once, not a hang")
+    func summaryFIFO() throws {
+        let tmp = try OutputSafetyTests.scratch("summary-fifo")
+        defer { tmp.remove() }
+        try #require(mkfifo(tmp.path("summary"), 0o600) == 0)
+        let run = try Auditor.run(["run", "rules.yml", "--format", "github", "-q"], in: tmp.url,
+                                  environment: ["GITHUB_STEP_SUMMARY": tmp.path("summary")], timeout: 30)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderrText.contains("job summary"), "\(run)")
+    }
+
+    @Test("A regular job summary file is appended to, keeping what earlier steps wrote")
+    func summaryAppends() throws {
+        let tmp = try OutputSafetyTests.scratch("summary-append")
+        defer { tmp.remove() }
+        try tmp.write("summary.md", "# earlier step\n")
+        let run = try Auditor.run(["run", "rules.yml", "--format", "github", "-q"], in: tmp.url,
+                                  environment: ["GITHUB_STEP_SUMMARY": tmp.path("summary.md")])
+        #expect(run.status == 1, "\(run)")
+        let text = try String(contentsOfFile: tmp.path("summary.md"), encoding: .utf8)
+        #expect(text.hasPrefix("# earlier step\n") && text.count > "# earlier step\n".count)
+    }
+}
