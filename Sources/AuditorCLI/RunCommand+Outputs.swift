@@ -1,3 +1,4 @@
+import Foundation
 import Auditor
 import Reports
 
@@ -31,13 +32,30 @@ extension RunCommand {
     /// Refuses, before the audit, an output that reaches an input or its sidecars (exit 64).
     /// Other problems (a missing folder: 73) are reported when that output is written, after
     /// the audit, so that one bad path does not stop the other reports.
+    /// Two outputs that reach the same file (`-o r.json --report json:./r.json`, a link, a hard
+    /// link) are refused too: one would silently replace the other.
     func checkOutputs(_ protected: ProtectedFiles) throws {
-        for entry in outputPaths {
+        var earlier = ProtectedFiles()
+        for (option, path, what) in outputPaths {
             do {
-                try OutputFile.check(entry.1, what: entry.2, option: entry.0, protecting: protected)
+                try OutputFile.check(path, what: what, option: option, protecting: protected)
             } catch {
                 if error.code == .usage { throw error }
             }
+            guard Self.isFileOutput(path) else { continue }
+            if let other = earlier.entry(reachedBy: path) {
+                throw AuditError(.usage, "\(option) '\(path)' is the same file as \(other.role); give each report a file of its own",
+                                 location: path)
+            }
+            earlier.add(path, role: "\(option) '\(path)'", sidecars: false)
         }
+    }
+
+    /// A path that names a regular file, or one not created yet: not standard output, a device
+    /// or a FIFO, which several outputs may share.
+    static func isFileOutput(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var info = stat()
+        return stat(path, &info) != 0 || info.st_mode & S_IFMT == S_IFREG
     }
 }

@@ -43,3 +43,35 @@ struct StepSummarySafetyTests {
         #expect(text.hasPrefix("# earlier step\n") && text.count > "# earlier step\n".count)
     }
 }
+
+/// Two outputs of one run never reach the same file: one would silently replace the other.
+@Suite("Outputs of one run")
+struct DistinctOutputsTests {
+    @Test("Two outputs reaching one file (same path, './', a symlink) are refused with 64 before the audit",
+          arguments: [
+              ["-o", "r.json", "--report", "json:./r.json"],
+              ["--report", "json:r.json", "--report", "html:link.json"],
+              ["--failures-out", "r.csv", "-o", "r.csv"],
+          ])
+    func sameFile(_ options: [String]) throws {
+        let tmp = try OutputSafetyTests.scratch("same-output")
+        defer { tmp.remove() }
+        try tmp.write("r.json", "an earlier report\n")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("link.json"), withDestinationPath: "r.json")
+        let run = try Auditor.run(["run", "rules.yml", "-q"] + options, in: tmp.url)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderrText.contains("is the same file as"), "\(run)")
+        #expect(try String(contentsOfFile: tmp.path("r.json"), encoding: .utf8) == "an earlier report\n")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path("r.csv")))
+    }
+
+    @Test("Distinct files, and standard output twice, are fine")
+    func distinct() throws {
+        let tmp = try OutputSafetyTests.scratch("distinct-output")
+        defer { tmp.remove() }
+        let run = try Auditor.run(["run", "rules.yml", "-q", "-o", "a.json", "--report", "html:b.html", "--report", "json:-",
+                                   "--format", "json"], in: tmp.url)
+        #expect(run.status == 1, "\(run)")
+        #expect(FileManager.default.fileExists(atPath: tmp.path("a.json")) && FileManager.default.fileExists(atPath: tmp.path("b.html")))
+    }
+}
