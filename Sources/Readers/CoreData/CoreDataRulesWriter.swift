@@ -1,4 +1,5 @@
 import Foundation
+import Auditor
 
 /// Turns a ``CoreDataModel`` into an auditor rules file (YAML) whose sources read a Core Data
 /// SQLite store through `sqlite: { query: … }`, naming every column after the model's property
@@ -124,26 +125,8 @@ public struct CoreDataRulesWriter: Sendable {
 
     // MARK: - Helpers
 
-    /// A double-quoted YAML scalar.
-    func yaml(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(format: "%02X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A double-quoted YAML scalar (the profiler's quoting: one writer of YAML strings).
+    func yaml(_ text: String) -> String { Evidence.quoted(text) }
 
     /// A mapping key: plain when it is a simple identifier, else quoted.
     func yamlKey(_ name: String) -> String {
