@@ -35,7 +35,7 @@ import Testing
     @Test("Every default constraint code is a FindingCode", arguments: ConstraintKind.allCases)
     func defaultCodesAreKnown(kind: ConstraintKind) {
         for type in ValueType.allCases {
-            #expect(FindingCode(rawValue: RuleCompiler.defaultCode(kind, type)) != nil, "\(kind) on \(type)")
+            #expect(FindingCode(rawValue: kind.defaultCode(for: type)) != nil, "\(kind) on \(type)")
         }
     }
 
@@ -51,10 +51,10 @@ import Testing
 
     @Test("Required keys are 1570 (as the docs say), not 2006; allowedKeys 2006; each constraint its own code")
     func mapCodes() {
-        #expect(RuleCompiler.defaultCode(.requiredKeys, .string) == 1570)
-        #expect(RuleCompiler.defaultCode(.allowedKeys, .string) == 2006)
-        #expect(RuleCompiler.defaultCode(.minLength, .string) == 1670)
-        #expect(RuleCompiler.defaultCode(.maxLength, .string) == 1660)
+        #expect(ConstraintKind.requiredKeys.defaultCode(for: .string) == 1570)
+        #expect(ConstraintKind.allowedKeys.defaultCode(for: .string) == 2006)
+        #expect(ConstraintKind.minLength.defaultCode(for: .string) == 1670)
+        #expect(ConstraintKind.maxLength.defaultCode(for: .string) == 1660)
     }
 
     @Test("A record group's code: its finding's when alone, 1560 when several")

@@ -22,7 +22,7 @@ struct MessageCatalogTests {
     static func kindKeys() -> [(key: String, kind: ConstraintKind, type: ValueType)] {
         ConstraintKind.allCases.flatMap { kind -> [(key: String, kind: ConstraintKind, type: ValueType)] in
             var keys = [(key: kind.rawValue, kind: kind, type: ValueType.string)]
-            if RuleCompiler.defaultMessage(kind, .date) != RuleCompiler.defaultMessage(kind, .integer) {
+            if kind.defaultMessage(for: .date) != kind.defaultMessage(for: .integer) {
                 keys = [(kind.rawValue, kind, .integer), ("\(kind.rawValue).date", kind, .date)]
             }
             return keys
@@ -34,9 +34,9 @@ struct MessageCatalogTests {
         let en = try Self.load("en")
         #expect(en.locale == "en")
         for (key, kind, type) in Self.kindKeys() {
-            #expect(en.byKind[key] == RuleCompiler.defaultMessage(kind, type), "\(key)")
+            #expect(en.byKind[key] == kind.defaultMessage(for: type), "\(key)")
             for t in ValueType.allCases {
-                #expect(en.kindMessage(kind.rawValue, t) == RuleCompiler.defaultMessage(kind, t), "\(kind.rawValue) on \(t)")
+                #expect(en.kindMessage(kind.rawValue, t) == kind.defaultMessage(for: t), "\(kind.rawValue) on \(t)")
             }
         }
         // The other rules' kinds (references, counts, delete rules, table and record rules).

@@ -1,7 +1,7 @@
 /// Every built-in English message template that is not a constraint kind's, keyed as a
 /// message catalog's `constraints:` section names it (STYLE.md "Wording lives in one place").
 ///
-/// `rules/messages/en.yml` holds exactly these plus ``RuleCompiler/defaultMessage(_:_:)``
+/// `rules/messages/en.yml` holds exactly these plus ``ConstraintKind/defaultMessage(for:)``
 /// for each constraint kind and the readers' structural rules; a test keeps them identical.
 public enum BuiltInMessages {
     /// Message kinds of the rules that are not attribute constraints, with their templates.
@@ -54,7 +54,7 @@ public enum BuiltInMessages {
         var keys = Set(templates.keys)
         for kind in ConstraintKind.allCases {
             keys.insert(kind.rawValue)
-            if RuleCompiler.defaultMessage(kind, .date) != RuleCompiler.defaultMessage(kind, .integer) {
+            if kind.defaultMessage(for: .date) != kind.defaultMessage(for: .integer) {
                 keys.insert("\(kind.rawValue).date")
             }
         }

@@ -52,7 +52,7 @@ public enum RuleCompiler {
                 let summary = catalog.summary(c.kind.rawValue, a.type) { attrParams[$0] } ?? builtInSummary
                 let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
                 let severity = c.severity ?? a.severity ?? e.severity
-                let code = c.code ?? defaultCode(c.kind, a.type)
+                let code = c.code ?? c.kind.defaultCode(for: a.type)
                 let slot: Int
                 if let s = slotOf[id] {
                     slot = s
@@ -79,7 +79,7 @@ public enum RuleCompiler {
                 let attributeMessage = (c.kind == .required || c.kind == .type) ? nil : a.message
                 let fromCatalog = catalog.ruleEntry(id)
                     ?? ((c.message ?? attributeMessage) == nil ? catalog.kindEntry(c.kind.rawValue, a.type) : nil)
-                let text = fromCatalog?.text ?? c.message ?? attributeMessage ?? defaultMessage(c.kind, a.type)
+                let text = fromCatalog?.text ?? c.message ?? attributeMessage ?? c.kind.defaultMessage(for: a.type)
                 let messageMark = fromCatalog?.mark ?? c.messageMark ?? c.mark
                 let template: MessageTemplate
                 do {
@@ -290,59 +290,4 @@ public enum RuleCompiler {
         }
     }
 
-    /// Core Data's validation codes where one fits; ours (2xxx) otherwise (``FindingCode``).
-    public static func defaultCode(_ kind: ConstraintKind, _ type: ValueType) -> Int {
-        defaultFindingCode(kind, type).rawValue
-    }
-
-    /// The code of a constraint kind on an attribute of a type: each constraint its own.
-    public static func defaultFindingCode(_ kind: ConstraintKind, _ type: ValueType) -> FindingCode {
-        let isDate = type == .date || type == .datetime
-        switch kind {
-        case .required: return .required
-        case .type: return isDate ? .invalidDate : .type
-        case .min, .exclusiveMin: return isDate ? .dateTooSoon : .numberTooSmall
-        case .max, .exclusiveMax: return isDate ? .dateTooLate : .numberTooLarge
-        case .minLength: return .tooShort
-        case .maxLength: return .tooLong
-        case .pattern: return .pattern
-        case .enum: return .enum
-        case .integral: return .integral
-        case .unique: return .unique
-        case .minCount: return .minCount
-        case .maxCount: return .maxCount
-        case .uniqueItems: return .uniqueItems
-        case .requiredKeys: return .required
-        case .allowedKeys: return .unknownKey
-        case .keys, .allOf, .each: return .part
-        case .anyOf: return .anyOf
-        case .oneOf: return .oneOf
-        case .not: return .not
-        case .immutable: return .immutable
-        case .transitions: return .transitions
-        }
-    }
-
-    /// The built-in message of a constraint kind.
-    public static func defaultMessage(_ kind: ConstraintKind, _ type: ValueType) -> String {
-        let isDate = type == .date || type == .datetime
-        switch kind {
-        case .required: return "{field} is required but missing."
-        case .type: return "{field} must be {typeName}; got '{value}'."
-        case .min: return isDate ? "{field} must be on or after {min}; got {value}." : "{field} must be at least {min}; got {value}."
-        case .exclusiveMin: return isDate ? "{field} must be after {exclusiveMin}; got {value}." : "{field} must be greater than {exclusiveMin}; got {value}."
-        case .max: return isDate ? "{field} must be on or before {max}; got {value}." : "{field} must be at most {max}; got {value}."
-        case .exclusiveMax: return isDate ? "{field} must be before {exclusiveMax}; got {value}." : "{field} must be less than {exclusiveMax}; got {value}."
-        case .minLength: return "{field} must have at least {minLength, plural, one {# character} other {# characters}}; '{value}' has {length}."
-        case .maxLength: return "{field} must have at most {maxLength, plural, one {# character} other {# characters}}; got {length}."
-        case .pattern: return "{field} must match the pattern {pattern}; got '{value}'."
-        case .enum: return "{field} must be one of {enum}; got '{value}'."
-        case .integral: return "{field} must be a whole number; got {value}."
-        case .unique: return "{field} must be unique; '{value}' already appears at {first}."
-        case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
-            return "{field} is invalid: {violations}"
-        case .immutable: return "{field} cannot change once set; it changed from '{old}' to '{value}'."
-        case .transitions: return "{field} cannot change from '{old}' to '{value}'; allowed: {transitions}."
-        }
-    }
 }

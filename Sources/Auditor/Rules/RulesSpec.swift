@@ -53,36 +53,6 @@ public struct EntitySpec: Sendable {
     public var tableRules = TableRulesSpec()
 }
 
-/// The value types an attribute can declare.
-public enum ValueType: String, Sendable, CaseIterable {
-    case string
-    case integer
-    case decimal
-    case boolean
-    case date
-    case datetime
-
-    /// "an integer", for messages.
-    public var phrase: String {
-        switch self {
-        case .string: return "text"
-        case .integer: return "an integer"
-        case .decimal: return "a decimal number"
-        case .boolean: return "true or false"
-        case .date: return "a date (YYYY-MM-DD)"
-        case .datetime: return "a date-time (YYYY-MM-DDTHH:MM:SSZ)"
-        }
-    }
-
-    /// Whether `min`/`max` apply.
-    public var isOrdered: Bool {
-        switch self {
-        case .integer, .decimal, .date, .datetime: return true
-        case .string, .boolean: return false
-        }
-    }
-}
-
 /// One attribute and its constraints.
 public struct AttributeSpec: Sendable {
     public var name: String
@@ -106,32 +76,6 @@ public struct AttributeSpec: Sendable {
     public var hint: String? = nil
 }
 
-/// The constraint kinds of a property rule.
-public enum ConstraintKind: String, Sendable, CaseIterable {
-    case required
-    case type
-    case min
-    case max
-    case exclusiveMin
-    case exclusiveMax
-    case minLength
-    case maxLength
-    case pattern
-    case `enum`
-    case integral
-    case unique
-    // Compound, list and map constraints (TWTValidation's vocabulary), compiled to validators.
-    case allOf, anyOf, oneOf, not
-    case minCount, maxCount, each, uniqueItems
-    case keys, requiredKeys, allowedKeys
-    // Lifecycle constraints, checked on records updated since the previous snapshot.
-    case immutable, transitions
-
-    /// The kinds compiled by ``ConstraintTreeCompiler`` into a ``Validator``.
-    public var isValidatorKind: Bool {
-        ConstraintTreeCompiler.attributeKeys.contains(rawValue)
-    }
-}
 
 /// One constraint on an attribute as written: `minLength: 3` or
 /// `minLength: { value: 3, id: person.name.length, message: "...", severity: warning, code: 1670 }`.

@@ -80,22 +80,22 @@ public enum ValidationCode {
 }
 
 /// The default message templates of validators; the wording of constraints the rule compiler
-/// also knows is its own (``RuleCompiler/defaultMessage(_:_:)``).
+/// also knows is its own (``ConstraintKind/defaultMessage(for:)``).
 enum ValidatorMessages {
-    static let type = template(RuleCompiler.defaultMessage(.type, .string))
-    static let required = template(RuleCompiler.defaultMessage(.required, .string))
+    static let type = template(ConstraintKind.type.defaultMessage(for: .string))
+    static let required = template(ConstraintKind.required.defaultMessage(for: .string))
     static let empty = template("{field} is required but empty.")
     static let null = template("{field} must be null; got '{value}'.")
     static let notNull = template("{field} must not be null.")
-    static let min = template(RuleCompiler.defaultMessage(.min, .decimal))
-    static let max = template(RuleCompiler.defaultMessage(.max, .decimal))
-    static let exclusiveMin = template(RuleCompiler.defaultMessage(.exclusiveMin, .decimal))
-    static let exclusiveMax = template(RuleCompiler.defaultMessage(.exclusiveMax, .decimal))
-    static let integral = template(RuleCompiler.defaultMessage(.integral, .decimal))
-    static let minLength = template(RuleCompiler.defaultMessage(.minLength, .string))
-    static let maxLength = template(RuleCompiler.defaultMessage(.maxLength, .string))
-    static let pattern = template(RuleCompiler.defaultMessage(.pattern, .string))
-    static let `enum` = template(RuleCompiler.defaultMessage(.enum, .string))
+    static let min = template(ConstraintKind.min.defaultMessage(for: .decimal))
+    static let max = template(ConstraintKind.max.defaultMessage(for: .decimal))
+    static let exclusiveMin = template(ConstraintKind.exclusiveMin.defaultMessage(for: .decimal))
+    static let exclusiveMax = template(ConstraintKind.exclusiveMax.defaultMessage(for: .decimal))
+    static let integral = template(ConstraintKind.integral.defaultMessage(for: .decimal))
+    static let minLength = template(ConstraintKind.minLength.defaultMessage(for: .string))
+    static let maxLength = template(ConstraintKind.maxLength.defaultMessage(for: .string))
+    static let pattern = template(ConstraintKind.pattern.defaultMessage(for: .string))
+    static let `enum` = template(ConstraintKind.enum.defaultMessage(for: .string))
     static let anyOf = template("{field} must satisfy at least one alternative: {alternatives}")
     static let oneOfNone = template("{field} must satisfy exactly one alternative but satisfies none: {alternatives}")
     static let oneOfMany = template("{field} must satisfy exactly one alternative but satisfies alternatives {matched}; got '{value}'.")

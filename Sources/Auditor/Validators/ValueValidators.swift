@@ -22,7 +22,7 @@ public struct TypeValidator: Validator {
         guard value.converted(to: type) == nil else { return [] }
         let maker = ViolationMaker(message: message, code: code,
                                    parameters: ["type": type.rawValue, "typeName": type.phrase])
-        return [maker.make("type", RuleCompiler.defaultCode(.type, type), ValidatorMessages.type, value)]
+        return [maker.make("type", ConstraintKind.type.defaultCode(for: type), ValidatorMessages.type, value)]
     }
 
     public func isValid(_ value: Value) -> Bool { value.converted(to: type) != nil }
