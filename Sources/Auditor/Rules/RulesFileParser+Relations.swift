@@ -3,6 +3,13 @@
 extension RulesFileParser {
     static let ruleOptionKeys = ["id", "message", "severity", "code", "description", "hint"] + thresholdKeys
     static let relationshipKeys = ["attribute", "attributes", "references", "from", "minCount", "maxCount", "deleteRule"] + ruleOptionKeys
+    static let recordRuleKeys = ["when", "assert", "on"] + ruleOptionKeys
+    static let uniqueKeyKeys = ["attributes"] + ruleOptionKeys
+    /// A relationship's `minCount`, `maxCount` or `deleteRule` written as a mapping.
+    static let valueOptionKeys = ["value"] + ruleOptionKeys
+    static let rowCountKeys = ["min", "max"] + ruleOptionKeys
+    static let columnsKeys = ["required", "allowExtra"] + ruleOptionKeys
+    static let freshnessKeys = ["attribute", "maxAge"] + ruleOptionKeys
 
     func parseRelations(_ map: ConfigMapping, into e: inout EntitySpec, diagnostics d: inout [Diagnostic]) {
         if let u = map["unique"] { e.uniqueKeys = parseUniqueKeys(u, into: &d) }
@@ -62,7 +69,7 @@ extension RulesFileParser {
     private func parseRecordRule(_ node: ConfigNode, into d: inout [Diagnostic]) -> RecordRuleSpec? {
         let map: ConfigMapping
         do { map = try node.mapping("a record rule") } catch { d.append(error); return nil }
-        d += map.unknownKeys(allowed: ["when", "assert", "on"] + Self.ruleOptionKeys, context: "a record rule")
+        d += map.unknownKeys(allowed: Self.recordRuleKeys, context: "a record rule")
         guard let a = map["assert"] else {
             d.append(node.error("a record rule needs 'assert:', a condition every record must meet (for example 'age >= 16')"))
             return nil
@@ -95,7 +102,7 @@ extension RulesFileParser {
             var options = RuleOptions()
             var listNode = g
             if case .mapping = g.kind, let m = try? g.mapping("a unique key") {
-                d += m.unknownKeys(allowed: ["attributes"] + Self.ruleOptionKeys, context: "a unique key")
+                d += m.unknownKeys(allowed: Self.uniqueKeyKeys, context: "a unique key")
                 options = parseRuleOptions(m, into: &d)
                 guard let a = m["attributes"] else {
                     d.append(g.error("a unique key needs 'attributes: [a, b]'"))
@@ -147,7 +154,7 @@ extension RulesFileParser {
             var valueNode = n
             var options = RuleOptions()
             if case .mapping = n.kind, let m = try? n.mapping(k) {
-                d += m.unknownKeys(allowed: ["value"] + Self.ruleOptionKeys, context: "'\(k)'")
+                d += m.unknownKeys(allowed: Self.valueOptionKeys, context: "'\(k)'")
                 options = parseRuleOptions(m, into: &d)
                 valueNode = m["value"] ?? n
             }
@@ -161,7 +168,7 @@ extension RulesFileParser {
             var valueNode = n
             var options = RuleOptions()
             if case .mapping = n.kind, let m = try? n.mapping("deleteRule") {
-                d += m.unknownKeys(allowed: ["value"] + Self.ruleOptionKeys, context: "'deleteRule'")
+                d += m.unknownKeys(allowed: Self.valueOptionKeys, context: "'deleteRule'")
                 options = parseRuleOptions(m, into: &d)
                 valueNode = m["value"] ?? n
             }
@@ -209,7 +216,7 @@ extension RulesFileParser {
             d.append(n.error("rowCount is a mapping: rowCount: { min: 1, max: 1000000 }"))
             return nil
         }
-        d += m.unknownKeys(allowed: ["min", "max"] + Self.ruleOptionKeys, context: "rowCount")
+        d += m.unknownKeys(allowed: Self.rowCountKeys, context: "rowCount")
         var lo: Int?, hi: Int?
         do {
             if let v = m["min"] { lo = try v.int("rowCount min") }
@@ -225,7 +232,7 @@ extension RulesFileParser {
             d.append(n.error("columns is a mapping: columns: { required: [id, name], allowExtra: false }"))
             return nil
         }
-        d += m.unknownKeys(allowed: ["required", "allowExtra"] + Self.ruleOptionKeys, context: "columns")
+        d += m.unknownKeys(allowed: Self.columnsKeys, context: "columns")
         var required = [String]()
         var allowExtra = true
         if let r = m["required"] {
@@ -244,7 +251,7 @@ extension RulesFileParser {
             d.append(n.error("freshness is a mapping: freshness: { attribute: created_at, maxAge: 36h }"))
             return nil
         }
-        d += m.unknownKeys(allowed: ["attribute", "maxAge"] + Self.ruleOptionKeys, context: "freshness")
+        d += m.unknownKeys(allowed: Self.freshnessKeys, context: "freshness")
         guard let a = m["attribute"], let age = m["maxAge"] else {
             d.append(n.error("freshness needs 'attribute' and 'maxAge' (for example 36h, 2d, 90m)"))
             return nil

@@ -7,10 +7,15 @@ public struct RulesFileParser {
     public var formats: [String]
     /// The language a `message:` map is read for (`--locale`; see `RulesFileParser+Messages.swift`).
     public var locale: String
+    /// The variables that `${VAR}` and `${VAR:-default}` in string values read
+    /// (``ConfigNode/substitutingEnvironment(_:into:)``): the process's, unless set.
+    public var environment: [String: String]
 
-    public init(formats: [String], locale: String = "en") {
+    public init(formats: [String], locale: String = "en",
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.formats = formats
         self.locale = locale
+        self.environment = environment
     }
 
     static let topKeys = ["version", "description", "sources", "entities", "history"]
@@ -49,12 +54,13 @@ public struct RulesFileParser {
     /// - Throws: ``AuditError`` `.invalidRules` with every diagnostic found.
     public func parse(_ text: String, path: String) throws -> RulesSpec {
         var d = [Diagnostic]()
-        let root: ConfigNode
+        var root: ConfigNode
         do {
             root = try YAMLLoader.load(text, file: path)
         } catch {
             throw AuditError.invalidRules([error])
         }
+        root = root.substitutingEnvironment(environment, into: &d)
         guard case .mapping = root.kind, let top = try? root.mapping("the rules file") else {
             throw AuditError.invalidRules([root.error("the rules file must be a mapping with 'version', 'sources' and 'entities'")])
         }
