@@ -57,6 +57,7 @@ public enum ProfileRenderer {
                 "records": .integer(s.records), "malformedRecords": .integer(s.excludedRecords),
                 "columns": .array(columns),
                 "candidateKeys": .array(s.columns.filter(\.isKey).map { .string($0.name) }),
+                "compositeKeys": .array(s.compositeKeys.map { .array($0.map { .string($0) }) }),
                 "candidateEnums": .array(report.rules[i].filter { $0.yaml.hasPrefix("enum:") }.compactMap { .string($0.column) }),
                 "dependencies": .array(deps),
                 "suggestedRules": .array(rules),
@@ -95,6 +96,7 @@ public enum ProfileRenderer {
                 if !top.isEmpty { parts.append("top \(top.joined(separator: ", "))\(c.topIsApproximate ? " (approx.)" : "")") }
                 out += "  \(TerminalText.escaped(c.name)): \(parts.joined(separator: "; "))\n"
             }
+            for k in s.compositeKeys { out += "  candidate key: (\(k.map(TerminalText.escaped).joined(separator: ", "))) together\n" }
             for d in s.dependencies { out += "  dependency: \(d.first) \(d.kind.rawValue) \(d.second)\n" }
             let flagged = report.rules[i].filter { $0.outliers > 0 }
             for r in flagged { out += "  outliers: \(r.id): \(Evidence.count(r.outliers))\n" }
@@ -122,7 +124,11 @@ public enum ProfileRenderer {
                 body += "<td>\(Evidence.count(f.missing))</td><td>\(c.distinctIsEstimate ? "~" : "")\(Evidence.count(c.distinct))</td>"
                 body += "<td>\(HTMLText.escaped(range))</td><td>\(length)</td><td>\(HTMLText.escaped(top))</td><td>\(c.isKey ? "yes" : "")</td></tr>\n"
             }
-            body += "</tbody></table>\n<h3>Suggested rules</h3>\n<ul>\n"
+            body += "</tbody></table>\n"
+            for k in s.compositeKeys {
+                body += "<p>Candidate key: <code>(\(HTMLText.escaped(k.joined(separator: ", "))))</code> together (no single column is unique)</p>\n"
+            }
+            body += "<h3>Suggested rules</h3>\n<ul>\n"
             for r in report.rules[i] {
                 body += "<li><code>\(HTMLText.escaped(r.id))</code>: <code>\(HTMLText.escaped(r.yaml.isEmpty ? "references" : r.yaml))</code> — \(HTMLText.escaped(r.evidence))</li>\n"
             }

@@ -25,6 +25,7 @@ public enum Profiler {
         var order = OrderCounter(count: fields.count)
         var conditional = ConditionalBounds(count: fields.count)
         var excludedRecords = 0
+        var composite = CompositeKeyTracker()
         while let chunk = try reader.nextChunk(maxRecords: chunkSize) {
             var excluded = [Bool](repeating: false, count: chunk.count)
             for issue in chunk.issues where issue.excludesRecord && !excluded[issue.row] {
@@ -48,6 +49,7 @@ public enum Profiler {
                 if rowMasks[r] == 0 { none += 1 } else { masks[rowMasks[r], default: 0] += 1 }
             }
             if none > 0 { masks[0, default: 0] += none }
+            composite.add(chunk, excluded: excluded)
             order.add(instants.values.map(\.instants))
             conditional.add(instants.values)
         }
@@ -56,6 +58,10 @@ public enum Profiler {
         var profile = SourceProfile(name: name, path: path, format: format, records: finished.first?.facts.records ?? 0,
                                     excludedRecords: excludedRecords, columns: finished, options: options)
         profile.dependencies = dependencies(finished, masks: masks, order: order) + conditional.dependencies(finished)
+        // Composite keys matter only when no column is a key on its own.
+        if !finished.contains(where: \.isKey) {
+            profile.compositeKeys = composite.keys.map { $0.map { fields[$0] } }
+        }
         return profile
     }
 
@@ -272,4 +278,7 @@ public struct SourceProfile: Sendable {
     /// Reader options the source needs (`table`, `record`), for suggested rules.
     public var options: [String: String]
     public var dependencies: [Dependency] = []
+    /// Sets of two or three columns that together are present in every record and unique,
+    /// when no single column is (``CompositeKeyTracker``).
+    public var compositeKeys: [[String]] = []
 }

@@ -96,7 +96,14 @@ public enum RulesDraft {
         for (i, s) in report.sources.enumerated() {
             let rules = report.rules[i]
             y += "  \(RuleSuggestions.entityName(s.name)):\n    source: \(key(s.name))\n    idPrefix: \(Evidence.quoted(s.name))\n"
-            if let k = s.columns.first(where: \.isKey) { y += "    key: [\(key(k.name))]\n" }
+            if let k = s.columns.first(where: \.isKey) {
+                y += "    key: [\(key(k.name))]\n"
+            } else if let first = s.compositeKeys.first {
+                y += "    key: [\(first.map(key).joined(separator: ", "))]\n"
+                y += "    # \(comment(compositeEvidence(s)))\n"
+                y += "    unique:\n"
+                for set in s.compositeKeys { y += "      - [\(set.map(key).joined(separator: ", "))]\n" }
+            }
             if s.excludedRecords > 0 {
                 y += "    # \(Evidence.count(s.excludedRecords)) records are malformed (flagged outliers, reported by the reader).\n"
             }
@@ -139,6 +146,12 @@ public enum RulesDraft {
             }
         }
         return y
+    }
+
+    /// "each of these column sets is present and unique in all 1,000 records; no single column is".
+    static func compositeEvidence(_ s: SourceProfile) -> String {
+        let sets = s.compositeKeys.map { "(" + $0.joined(separator: ", ") + ")" }.joined(separator: ", ")
+        return "\(sets): together present and unique in all \(Evidence.count(s.records)) records; no single column is"
     }
 
     /// Comment text on one line.
