@@ -1,7 +1,7 @@
 import Auditor
 import Dispatch
 import Foundation
-import Readers
+import AuditorHistory
 import Reports
 
 extension RunCommand {
@@ -76,7 +76,7 @@ struct HistorySession {
                 report.applyBaseline(last.fingerprints, source: "history run \(last.runID) (\(last.startedAt))")
             }
             let rulesSHA256 = try? SHA256.hexEncoded(SHA256.file(atPath: rulesPath))
-            let id = try store.record(report: report, rulesSHA256: rulesSHA256, inputHashes: hashes.byPath)
+            let id = try store.record(RunRecord(report: report, rulesSHA256: rulesSHA256, inputHashes: hashes.byPath))
             report.historyRun = id
             if !quiet {
                 var note = "auditor: recorded run \(id) in \(path)"
