@@ -38,6 +38,7 @@ let package = Package(
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
         .testTarget(name: "ReadersTests", dependencies: ["Readers", "Auditor"]),
+        .testTarget(name: "SessionTests", dependencies: ["Auditor", "Readers", "Reports", "AuditorHistory"]),
         .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Auditor"],
                     resources: [.copy("Golden")]),

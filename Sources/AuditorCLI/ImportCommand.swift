@@ -64,7 +64,7 @@ struct ImportCoreDataCommand: ParsableCommand {
                 try OutputFile.write(text, to: output, what: "the rules file", option: "-o", protecting: protected)
                 // The file we wrote must be a valid rules file: anything else is our bug.
                 do {
-                    _ = try CLI.loadPlan(output)
+                    _ = try CLI.loadSpecAndPlan(output)
                 } catch let e as AuditError {
                     CLI.printError(e)
                     throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it "

@@ -23,7 +23,7 @@ public final class SQLiteRunHistory: RunHistory {
     }
 
     /// Makes the history of a path: the value of ``AuditRequest/historyFactory``.
-    public static let factory: @Sendable (String) -> any RunHistory = { SQLiteRunHistory(path: $0) }
+    public static var factory: (String) -> any RunHistory { { SQLiteRunHistory(path: $0) } }
 
     private func opened() throws(AuditError) -> HistoryStore {
         if let store { return store }
