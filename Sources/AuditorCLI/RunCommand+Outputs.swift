@@ -7,10 +7,10 @@ import Reports
 
 extension RunCommand {
     /// The session request these arguments describe.
-    func request(catalog: MessageCatalog) -> AuditRequest {
+    func request() -> AuditRequest {
         var r = AuditRequest(rules: .file(rules), registry: StandardReaders.registry)
         r.structuralRules = StandardReaders.structuralRules
-        r.catalog = catalog
+        r.locale = locale
         r.sources = Self.namedPaths(sources)
         r.previous = Self.namedPaths(previous)
         r.changedOnly = changedOnly
@@ -31,7 +31,10 @@ extension RunCommand {
         r.findingSink = { protected in try failuresOut.map { try FailuresFile(path: $0, formulaEscape: escape, protecting: protected) } }
         r.progress = quiet ? nil : ProgressDisplay.make()
         r.toolVersion = AuditorCommand.version
-        r.onPlan = { traceSetup($0) }
+        r.onPlan = { plan in
+            trace(RunTrace.setup(plan, rulesFile: rules, threads: threads, threadsGiven: jobs != nil, chunkSize: chunkSize,
+                                 maxSamples: maxSamples, failOn: failOn))
+        }
         return r
     }
 
@@ -64,55 +67,20 @@ extension RunCommand {
         }
     }
 
-    /// Renders and writes the main report (stdout or `--output`), every `--report` and the
-    /// GitHub job summary. One write that fails does not stop the others.
-    /// - Returns: The errors of the writes that failed (73 cannot create, 74 write failed).
-    func render(_ report: AuditReport, failures: FailuresFile?, protected: ProtectedFiles) -> [AuditError] {
-        let environment = ProcessInfo.processInfo.environment
-        let base = FileManager.default.currentDirectoryPath
-        var writeErrors: [AuditError] = []
-        let flag = ColorChoice.Flag(rawValue: color)
-        let reportFile = output == "-" ? nil : output     // '-' is stdout
-        let colorChoice = reportFile == nil
-            ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
-            : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)
-        let useColor = format == "text" && colorChoice.enabled
-        if format == "text" { trace(["colour \(useColor ? "on" : "off"): \(colorChoice.reason)"]) }
-        let unicode = TextCharset.allowsUnicode(environment: environment)
-        func link(page: String?) -> FailuresLink? {
-            failures.map { FailuresLink(path: $0.path, pagePath: page, records: $0.records, findings: $0.findings,
-                                        format: $0.format.rawValue) }
-        }
-        // validate() accepted the format, so there is a reporter for it.
-        if let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
-                                                     baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                     failures: link(page: reportFile)) {
-            let text = reporter.render(report)
-            trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
-            if let reportFile {
-                do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
-            } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
-            }
-        }
-        for request in reports {
-            guard let (name, path) = ReportRequest.parse(request),
-                  let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
-                                                         baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                         failures: link(page: path)) else { continue }
-            let rendered = extra.render(report)
-            trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
-            do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch { writeErrors.append(error) }
-        }
-        // GitHub job summary: the reporter stays pure, the CLI appends.
-        let formats = [format] + reports.compactMap { ReportRequest.parse($0)?.format }
-        if formats.contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-            do { try StepSummary.append(report, to: summary, baseDirectory: base, protecting: protected) } catch let e as AuditError {
-                CLI.printWarning(e)
-            } catch {
-                CLI.printWarning(AuditError(.internal, "\(error)"))
-            }
-        }
-        return writeErrors
+    /// Writes `-vv` trace lines on stderr.
+    func trace(_ lines: [String]) {
+        if verbose >= 2, !lines.isEmpty { FileHandle.standardError.write(Data(RunTrace.text(lines).utf8)) }
+    }
+
+    /// The reports these arguments ask for.
+    var publisher: ReportPublisher {
+        var p = ReportPublisher(format: format, output: output)
+        p.extra = reports.compactMap(ReportRequest.parse)
+        p.color = ColorChoice.Flag(rawValue: color)
+        p.verbose = verbose > 0
+        p.maxBytes = maxBytes
+        p.trace = trace
+        p.warn = CLI.printWarning
+        return p
     }
 }

@@ -160,15 +160,14 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let status = CLI.guarded {
-            let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
-            let outcome = try AuditSession(request(catalog: catalog)).run()
+            let outcome = try AuditSession(request()).run()
             let report = outcome.report
             ProgressDisplay.clear(quiet: quiet)
-            traceInputs(report)
+            trace(RunTrace.inputs(report))
             if !quiet { for note in outcome.notes { FileHandle.standardError.write(Data((TerminalText.escaped(note) + "\n").utf8)) } }
             if verbose > 0 { for line in outcome.details { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
             let failures = outcome.findingSink as? FailuresFile
-            let writeErrors = render(report, failures: failures, protected: outcome.protected)
+            let writeErrors = publisher.publish(report, failures: failures, protected: outcome.protected)
             if let failures, !quiet {
                 let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "
                     + TerminalText.escaped(failures.path) + "\n"

@@ -111,11 +111,6 @@ extension HistoryStore {
         }
     }
 
-    /// When the report's run started, as the history stores it: ISO 8601 UTC, whole seconds.
-    public static func timestamp(_ report: AuditReport) -> String {
-        RunRecord.timestamp(report.startedAt)
-    }
-
     /// Sorted fingerprints as consecutive little-endian UInt64s.
     static func encode(_ list: [UInt64]) -> [UInt8] {
         var bytes = [UInt8]()

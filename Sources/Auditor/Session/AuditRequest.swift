@@ -60,8 +60,11 @@ public struct AuditRequest {
     public var registry: ReaderRegistry
     /// The registry's structural rules (a message catalog may translate them by id).
     public var structuralRules: [StructuralRule] = []
-    /// The messages of the rules (`--locale`).
+    /// The messages of the rules.
     public var catalog: MessageCatalog = .english
+    /// `--locale`: when set, the session looks the catalog up (``MessageLocale``) beside the
+    /// rules file and in `$AUDITOR_MESSAGES_PATH`, instead of using ``catalog``.
+    public var locale: String?
     /// `--source NAME=PATH`: replaces a source's path, keeping its options.
     public var sources: [SourcePath] = []
     /// `--previous NAME=PATH`: a source's previous snapshot, for lifecycle rules.

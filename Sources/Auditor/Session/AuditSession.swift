@@ -30,8 +30,11 @@ public struct AuditSession {
         let plan: AuditPlan
         switch request.rules {
         case .file(let path):
+            let catalog = try request.locale.map {
+                try MessageLocale.catalog(for: $0, rulesPath: path, structuralRules: request.structuralRules)
+            } ?? request.catalog
             plan = try Self.loadPlan(path, registry: request.registry, structuralRules: request.structuralRules,
-                                     catalog: request.catalog, now: now)
+                                     catalog: catalog, now: now)
         case .plan(let compiled):
             plan = compiled
         }
