@@ -109,9 +109,7 @@ struct RunCommand: ParsableCommand {
     var threads: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
-        guard StandardReporters.formats.contains(format) else {
-            throw ValidationError("unknown format '\(format)'; use one of: \(StandardReporters.formats.joined(separator: ", "))")
-        }
+        if let problem = ReportRequest.problem(format: format, output: output, reports: []) { throw ValidationError(problem) }
         guard FailThreshold(rawValue: failOn) != nil else {
             throw ValidationError("--fail-on must be error, warning or never; got '\(failOn)'")
         }
@@ -134,18 +132,7 @@ struct RunCommand: ParsableCommand {
         if changedOnly, previous.isEmpty {
             throw ValidationError("--changed-only needs --previous NAME=PATH: the snapshot to compare with")
         }
-        var seen = Set<String>()
-        for r in reports {
-            guard let (format, path) = ReportRequest.parse(r) else {
-                throw ValidationError("--report takes FORMAT:PATH, e.g. html:out/report.html; got '\(TerminalText.escaped(r))'")
-            }
-            guard StandardReporters.formats.contains(format) else {
-                throw ValidationError("unknown format '\(TerminalText.escaped(format))' in --report; use one of: \(StandardReporters.formats.joined(separator: ", "))")
-            }
-            guard seen.insert(path).inserted, path != output else {
-                throw ValidationError("--report names '\(TerminalText.escaped(path))' twice; give each report its own file")
-            }
-        }
+        if let problem = ReportRequest.problem(format: format, output: output, reports: reports) { throw ValidationError(problem) }
         guard csvFormulaEscape == "on" || csvFormulaEscape == "off" else {
             throw ValidationError("--csv-formula-escape must be on or off; got '\(TerminalText.escaped(csvFormulaEscape))'")
         }

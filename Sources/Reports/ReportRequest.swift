@@ -11,6 +11,31 @@ public enum ReportRequest {
         guard !format.isEmpty, !path.isEmpty else { return nil }
         return (format, path)
     }
+
+    /// What is wrong with a run's report options, as a usage message, or nil.
+    /// - Parameters:
+    ///   - format: The main report's format (`--format`).
+    ///   - output: The main report's file (`--output`).
+    ///   - reports: The `--report FORMAT:PATH` values.
+    /// - Returns: An unknown format, a malformed request, or a path named twice.
+    public static func problem(format: String, output: String?, reports: [String]) -> String? {
+        guard StandardReporters.formats.contains(format) else {
+            return "unknown format '\(format)'; use one of: \(StandardReporters.formats.joined(separator: ", "))"
+        }
+        var seen = Set<String>()
+        for r in reports {
+            guard let (format, path) = parse(r) else {
+                return "--report takes FORMAT:PATH, e.g. html:out/report.html; got '\(TerminalText.escaped(r))'"
+            }
+            guard StandardReporters.formats.contains(format) else {
+                return "unknown format '\(TerminalText.escaped(format))' in --report; use one of: \(StandardReporters.formats.joined(separator: ", "))"
+            }
+            guard seen.insert(path).inserted, path != output else {
+                return "--report names '\(TerminalText.escaped(path))' twice; give each report its own file"
+            }
+        }
+        return nil
+    }
 }
 
 /// Appends the GitHub job summary to `$GITHUB_STEP_SUMMARY`, within GitHub's 1 MiB per step
