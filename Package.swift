@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Auditor", targets: ["Auditor"]),
         .library(name: "AuditorReaders", targets: ["Readers"]),
         .library(name: "AuditorReports", targets: ["Reports"]),
+        .library(name: "AuditorHistory", targets: ["AuditorHistory"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,11 +17,15 @@ let package = Package(
     targets: [
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "Readers", dependencies: ["Auditor", "CSQLite", "CXMLShim"]),
+        .target(name: "Readers", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"]),
         .target(name: "Reports", dependencies: ["Auditor"]),
+        // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
+        .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
+        // Internal: the libsqlite3 connection, statement and error plumbing of Readers and AuditorHistory.
+        .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .executableTarget(
             name: "AuditorCLI",
-            dependencies: ["Auditor", "Readers", "Reports",
+            dependencies: ["Auditor", "Readers", "Reports", "AuditorHistory",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // System libraries. libxml2 is only ever included by CXMLShim's .c file (STYLE.md):
@@ -33,6 +38,8 @@ let package = Package(
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
         .testTarget(name: "ReadersTests", dependencies: ["Readers", "Auditor"]),
+        .testTarget(name: "SessionTests", dependencies: ["Auditor", "Readers", "Reports", "AuditorHistory"]),
+        .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Auditor"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorCLI"]),

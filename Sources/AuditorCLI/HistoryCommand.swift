@@ -1,7 +1,7 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
+import AuditorHistory
 import Reports
 
 /// `auditor history PATH`: each rule's violations over the last runs recorded with `--history`.

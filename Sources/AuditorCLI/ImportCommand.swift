@@ -40,22 +40,8 @@ struct ImportCoreDataCommand: ParsableCommand {
 
     func run() throws {
         let status = CLI.guarded {
-            let loaded = try CoreDataModel.load(path: model)
-            var problems = [String]()
-            var layout = CoreDataStoreLayout(model: loaded)
-            if let store {
-                let info = try CoreDataStore.read(path: store)
-                layout = CoreDataStoreLayout(model: loaded, primaryKeys: info.numbers, storeTables: Set(info.tables.keys))
-                problems = info.disagreements(with: layout)
-                if let mine = loaded.versionIdentifier, !info.versionIdentifiers.isEmpty,
-                   !info.versionIdentifiers.contains(mine) {
-                    problems.append("the store was written with the model version identifier(s) "
-                                    + info.versionIdentifiers.map { "'\($0)'" }.joined(separator: ", ")
-                                    + ", the model '\(loaded.versionName)' is '\(mine)'; import the version the app used")
-                }
-            }
-            var writer = CoreDataRulesWriter(layout: layout, storePath: storePathForRules())
-            let text = writer.render()
+            let imported = try CoreDataImport(model: model, store: store, rulesPath: output)
+            let (text, problems) = (imported.rules, imported.problems)
             if let output {
                 try refuseToReplace(output)
                 var protected = ProtectedFiles()
@@ -64,7 +50,7 @@ struct ImportCoreDataCommand: ParsableCommand {
                 try OutputFile.write(text, to: output, what: "the rules file", option: "-o", protecting: protected)
                 // The file we wrote must be a valid rules file: anything else is our bug.
                 do {
-                    _ = try CLI.loadPlan(output)
+                    _ = try CLI.loadSpecAndPlan(output)
                 } catch let e as AuditError {
                     CLI.printError(e)
                     throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it "
@@ -74,8 +60,8 @@ struct ImportCoreDataCommand: ParsableCommand {
                 print(text, terminator: "")
             }
             if !quiet {
-                for note in writer.notes {
-                    FileHandle.standardError.write(Data(TerminalText.escaped("auditor: note: \(loaded.versionName): not imported: \(note)").utf8 + [10]))
+                for note in imported.notes {
+                    FileHandle.standardError.write(Data(TerminalText.escaped("auditor: note: \(imported.versionName): not imported: \(note)").utf8 + [10]))
                 }
             }
             for problem in problems {
@@ -89,19 +75,6 @@ struct ImportCoreDataCommand: ParsableCommand {
             return .passed
         }
         throw ExitCode(status.rawValue)
-    }
-
-    /// The store's path as the rules file names it: relative to the rules file's folder when
-    /// the store is below it, else absolute; `<Model>.sqlite` beside the rules without `--store`.
-    func storePathForRules() -> String {
-        guard let store else {
-            let base = (model as NSString).lastPathComponent
-            return (base as NSString).deletingPathExtension + ".sqlite"
-        }
-        let absolute = URL(fileURLWithPath: store).standardizedFileURL.path
-        let folder = URL(fileURLWithPath: output ?? "rules.yml").standardizedFileURL.deletingLastPathComponent().path
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
 
     /// An existing rules file is replaced only with `--force`; inputs (the model, the store and

@@ -56,7 +56,8 @@ struct ProfileCommand: ParsableCommand {
                 guard names.insert(name).inserted else {
                     throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
                 }
-                profiles.append(try profile(name: name, path: path, selector: selector))
+                profiles.append(try Profiler.profile(path: path, name: name, selector: selector, table: table, record: record,
+                                                     registry: StandardReaders.registry, jobs: jobs))
             }
             let report = ProfileReport(sources: profiles)
             if let rulesOut {
@@ -94,34 +95,5 @@ struct ProfileCommand: ParsableCommand {
         }
         let base = URL(fileURLWithPath: String(rest)).deletingPathExtension().lastPathComponent
         return (base.isEmpty ? "source" : base, String(rest), selector)
-    }
-
-    private func profile(name: String, path: String, selector: String?) throws -> SourceProfile {
-        let registry = StandardReaders.registry
-        guard let factory = registry.factory(forPath: path) else {
-            throw AuditError(.usage, "cannot tell the format of '\(path)' from its extension (known formats: \(registry.formats.joined(separator: ", ")))")
-        }
-        var options = [String: String]()
-        switch factory.format {
-        case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        case "xml":
-            guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
-            options["record"] = record
-        default: break
-        }
-        let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-        let node = options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>")
-        // The fields: the CSV header as read; every column of a table; for XML, the fields of
-        // the records read first (a field that appears only later is reported, not profiled).
-        var fields = [String]()
-        if factory.format != "csv" {
-            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
-                                                       fields: [], missingFieldsAllowed: true))
-            if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
-            fields = probe.availableFields
-        }
-        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
-                                                    fields: fields, parallelism: jobs, missingFieldsAllowed: true))
-        return try Profiler.profile(reader, name: name, path: path, format: factory.format, options: options, jobs: jobs)
     }
 }

@@ -1,61 +1,86 @@
-import Foundation
+import ArgumentParser
 import Auditor
+import AuditorHistory
+import Foundation
+import Readers
 import Reports
 
 extension RunCommand {
-    /// What this run must never write: every source (as `--source` replaces it), every
-    /// `--previous` snapshot and the rules file, each with its SQLite sidecars. The run adds
-    /// the history database (which only SQLite writes) before checking its outputs.
-    func protectedFiles(plan: AuditPlan, sourcePaths: [String: String], previousPaths: [String: String]) -> ProtectedFiles {
-        var protected = ProtectedFiles()
-        for source in plan.sources {
-            protected.add(sourcePaths[source.name] ?? source.resolvedPath, role: "the input of source '\(source.name)'")
+    /// The session request these arguments describe.
+    func request() -> AuditRequest {
+        var r = AuditRequest(rules: .file(rules), registry: StandardReaders.registry)
+        r.structuralRules = StandardReaders.structuralRules
+        r.locale = locale
+        r.sources = Self.namedPaths(sources)
+        r.previous = Self.namedPaths(previous)
+        r.changedOnly = changedOnly
+        r.jobs = threads
+        r.chunkSize = chunkSize
+        r.maxSamples = maxSamples
+        r.failOn = FailThreshold(rawValue: failOn) ?? .error
+        r.failOnNew = failOnNew
+        r.asOf = asOf.flatMap(CLI.instant)
+        r.baseline = baseline.map { JSONReportBaseline(path: $0) }
+        r.history = noHistory ? .none : history.map { .path($0) } ?? .fromRules
+        r.historyFactory = SQLiteRunHistory.factory
+        // A JSON report lists every fingerprint, so that it can be a later run's baseline.
+        r.collectFingerprints = ([format] + reports.compactMap { ReportRequest.parse($0)?.format }).contains("json")
+        r.outputs = outputPaths
+        r.outputCheck = { try OutputFile.check($0.path, what: $0.what, option: $0.option, protecting: $1) }
+        let (failuresOut, escape) = (failuresOut, csvFormulaEscape == "on")
+        r.findingSink = { protected in try failuresOut.map { try FailuresFile(path: $0, formulaEscape: escape, protecting: protected) } }
+        r.progress = quiet ? nil : ProgressDisplay.make()
+        r.toolVersion = AuditorCommand.version
+        r.onPlan = { plan in
+            trace(RunTrace.setup(plan, rulesFile: rules, threads: threads, threadsGiven: jobs != nil, chunkSize: chunkSize,
+                                 maxSamples: maxSamples, failOn: failOn))
         }
-        for (name, path) in previousPaths.sorted(by: { $0.key < $1.key }) {
-            protected.add(path, role: "the previous snapshot of source '\(name)'")
-        }
-        protected.add(rules, role: "the rules file")
-        return protected
+        return r
     }
 
-    /// Every file output of the run: (option, path, what it is), for checks before the audit.
-    var outputPaths: [(String, String, String)] {
-        var list: [(String, String, String)] = []
-        if let output { list.append(("--output", output, "the report")) }
-        for r in reports {
-            if let parsed = ReportRequest.parse(r) { list.append(("--report", parsed.path, "the report")) }
+    /// `NAME=PATH` arguments (`--source`, `--previous`); ``validate()`` checked the `=`.
+    static func namedPaths(_ list: [String]) -> [AuditRequest.SourcePath] {
+        list.compactMap { s in
+            s.firstIndex(of: "=").map { AuditRequest.SourcePath(name: String(s[..<$0]), path: String(s[s.index(after: $0)...])) }
         }
-        if let failuresOut { list.append(("--failures-out", failuresOut, "the failures file")) }
+    }
+
+    /// Every file output of the run, for the session's checks before the audit.
+    var outputPaths: [AuditRequest.Output] {
+        var list: [AuditRequest.Output] = []
+        if let output { list.append(.init(option: "--output", path: output, what: "the report")) }
+        for r in reports {
+            if let parsed = ReportRequest.parse(r) { list.append(.init(option: "--report", path: parsed.path, what: "the report")) }
+        }
+        if let failuresOut { list.append(.init(option: "--failures-out", path: failuresOut, what: "the failures file")) }
         return list
     }
 
-    /// Refuses, before the audit, an output that reaches an input or its sidecars (exit 64).
-    /// Other problems (a missing folder: 73) are reported when that output is written, after
-    /// the audit, so that one bad path does not stop the other reports.
-    /// Two outputs that reach the same file (`-o r.json --report json:./r.json`, a link, a hard
-    /// link) are refused too: one would silently replace the other.
-    func checkOutputs(_ protected: ProtectedFiles) throws {
-        var earlier = ProtectedFiles()
-        for (option, path, what) in outputPaths {
-            do {
-                try OutputFile.check(path, what: what, option: option, protecting: protected)
-            } catch {
-                if error.code == .usage { throw error }
-            }
-            guard Self.isFileOutput(path) else { continue }
-            if let other = earlier.entry(reachedBy: path) {
-                throw AuditError(.usage, "\(option) '\(path)' is the same file as \(other.role); give each report a file of its own",
-                                 location: path)
-            }
-            earlier.add(path, role: "\(option) '\(path)'", sidecars: false)
+    /// Usage errors (exit 64): `--fail-on-new` without a baseline, an empty `--baseline`.
+    func validateBaseline() throws {
+        if let baseline, baseline.isEmpty {
+            throw ValidationError("--baseline needs a file: a JSON report of an earlier run")
+        }
+        if failOnNew, baseline == nil, history == nil, noHistory {
+            throw ValidationError("--fail-on-new needs a baseline to tell new findings from existing ones: add "
+                                  + "--baseline FILE, a JSON report of an earlier run (--format json --output FILE)")
         }
     }
 
-    /// A path that names a regular file, or one not created yet: not standard output, a device
-    /// or a FIFO, which several outputs may share.
-    static func isFileOutput(_ path: String) -> Bool {
-        guard path != "-" else { return false }
-        var info = stat()
-        return stat(path, &info) != 0 || info.st_mode & S_IFMT == S_IFREG
+    /// Writes `-vv` trace lines on stderr.
+    func trace(_ lines: [String]) {
+        if verbose >= 2, !lines.isEmpty { FileHandle.standardError.write(Data(RunTrace.text(lines).utf8)) }
+    }
+
+    /// The reports these arguments ask for.
+    var publisher: ReportPublisher {
+        var p = ReportPublisher(format: format, output: output)
+        p.extra = reports.compactMap(ReportRequest.parse)
+        p.color = ColorChoice.Flag(rawValue: color)
+        p.verbose = verbose > 0
+        p.maxBytes = maxBytes
+        p.trace = trace
+        p.warn = CLI.printWarning
+        return p
     }
 }

@@ -109,9 +109,7 @@ struct RunCommand: ParsableCommand {
     var threads: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
-        guard StandardReporters.formats.contains(format) else {
-            throw ValidationError("unknown format '\(format)'; use one of: \(StandardReporters.formats.joined(separator: ", "))")
-        }
+        if let problem = ReportRequest.problem(format: format, output: output, reports: []) { throw ValidationError(problem) }
         guard FailThreshold(rawValue: failOn) != nil else {
             throw ValidationError("--fail-on must be error, warning or never; got '\(failOn)'")
         }
@@ -134,18 +132,7 @@ struct RunCommand: ParsableCommand {
         if changedOnly, previous.isEmpty {
             throw ValidationError("--changed-only needs --previous NAME=PATH: the snapshot to compare with")
         }
-        var seen = Set<String>()
-        for r in reports {
-            guard let (format, path) = ReportRequest.parse(r) else {
-                throw ValidationError("--report takes FORMAT:PATH, e.g. html:out/report.html; got '\(TerminalText.escaped(r))'")
-            }
-            guard StandardReporters.formats.contains(format) else {
-                throw ValidationError("unknown format '\(TerminalText.escaped(format))' in --report; use one of: \(StandardReporters.formats.joined(separator: ", "))")
-            }
-            guard seen.insert(path).inserted, path != output else {
-                throw ValidationError("--report names '\(TerminalText.escaped(path))' twice; give each report its own file")
-            }
-        }
+        if let problem = ReportRequest.problem(format: format, output: output, reports: reports) { throw ValidationError(problem) }
         guard csvFormulaEscape == "on" || csvFormulaEscape == "off" else {
             throw ValidationError("--csv-formula-escape must be on or off; got '\(TerminalText.escaped(csvFormulaEscape))'")
         }
@@ -160,133 +147,24 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let status = CLI.guarded {
-            let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
-            let now = asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970)
-            let plan = try CLI.loadPlan(rules, catalog: catalog, now: now)
-            traceSetup(plan)
-            let paths = try Self.namedPaths(sources, flag: "--source", plan: plan)
-            let previousPaths = try Self.namedPaths(previous, flag: "--previous", plan: plan)
-            let loadedBaseline = try loadBaseline()     // before the audit writes anything
-            let inputs = protectedFiles(plan: plan, sourcePaths: paths, previousPaths: previousPaths)
-            var protected = inputs
-            if let history = historyPath(for: plan) { protected.add(history, role: "the history database") }
-            if failOnNew, baseline == nil, historyPath(for: plan) == nil {
-                throw AuditError(.usage, "--fail-on-new needs a baseline to tell new findings from existing ones: add "
-                                     + "--baseline FILE (a JSON report of an earlier run) or --history PATH (the last run recorded there)")
-            }
-            let historySession = try historyPath(for: plan).map {
-                try HistorySession.start(path: $0, plan: plan, sourcePaths: paths, protected: inputs,
-                                         outputs: [output, failuresOut].compactMap { $0 } + reports.compactMap { ReportRequest.parse($0)?.path })
-            }
-            try checkOutputs(protected)        // after the history's own checks (their messages are more precise)
-            let failures = try failuresOut.map { try FailuresFile(path: $0, formulaEscape: csvFormulaEscape == "on", protecting: protected) }
-            var options = AuditOptions(jobs: threads, chunkSize: chunkSize, maxSamples: maxSamples,
-                                       failOn: FailThreshold(rawValue: failOn) ?? .error, sourcePaths: paths,
-                                       progress: quiet ? nil : ProgressDisplay.make(), findingSink: failures,
-                                       asOf: now)
-            options.collectFingerprints = collectsFingerprints || historySession != nil
-            options.previousPaths = previousPaths
-            options.changedOnly = changedOnly
-            let engine = AuditEngine(registry: StandardReaders.registry, options: options,
-                                     toolVersion: AuditorCommand.version)
-            var result: AuditResult
-            do {
-                result = try engine.run(plan)
-            } catch {
-                failures?.discard()
-                throw error
-            }
-            apply(loadedBaseline, to: &result.report)
+            let outcome = try AuditSession(request()).run()
+            let report = outcome.report
             ProgressDisplay.clear(quiet: quiet)
-            traceInputs(result.report)
-            var report = result.report
-            report.failOnNew = failOnNew     // against --baseline, or the history's last run
-            // An explicit --baseline is applied here, before the history step.
-            let historyError = historySession?.finish(&report, rulesPath: rules, explicitBaseline: hasExplicitBaseline,
-                                                      quiet: quiet, verbose: verbose > 0)
-            let environment = ProcessInfo.processInfo.environment
-            let base = FileManager.default.currentDirectoryPath
-            var writeErrors: [AuditError] = []
-
-            // The main report: stdout or --output.
-            let flag = ColorChoice.Flag(rawValue: color)
-            let reportFile = output == "-" ? nil : output     // '-' is stdout
-            let colorChoice = reportFile == nil
-                ? ColorChoice.forStream(STDOUT_FILENO, flag: flag, environment: environment)
-                : ColorChoice.resolve(flag: flag, environment: environment, isTTY: false)
-            let useColor = format == "text" && colorChoice.enabled
-            if format == "text" { trace(["colour \(useColor ? "on" : "off"): \(colorChoice.reason)"]) }
-            let unicode = TextCharset.allowsUnicode(environment: environment)
-            func link(page: String?) -> FailuresLink? {
-                failures.map { FailuresLink(path: $0.path, pagePath: page, records: $0.records, findings: $0.findings,
-                                            format: $0.format.rawValue) }
-            }
-            guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
-                                                            baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                            failures: link(page: reportFile)) else {
-                throw AuditError(.usage, "unknown format '\(format)'")
-            }
-            let text = reporter.render(report)
-            trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
-            if let reportFile {
-                do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch let e as AuditError { writeErrors.append(e) }
-            } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
-            }
-
-            // Every --report, each atomically; one that fails does not stop the others.
-            for request in reports {
-                guard let (name, path) = ReportRequest.parse(request),
-                      let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
-                                                             baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                             failures: link(page: path)) else { continue }
-                let rendered = extra.render(report)
-                trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
-                do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch let e as AuditError {
-                    writeErrors.append(e)
-                }
-            }
-
-            // GitHub job summary: the reporter stays pure, the CLI appends.
-            let formats = [format] + reports.compactMap { ReportRequest.parse($0)?.format }
-            if formats.contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                do { try StepSummary.append(report, to: summary, baseDirectory: base, protecting: protected) } catch let e as AuditError {
-                    CLI.printWarning(e)
-                }
-            }
-
+            trace(RunTrace.inputs(report))
+            if !quiet { for note in outcome.notes { FileHandle.standardError.write(Data((TerminalText.escaped(note) + "\n").utf8)) } }
+            if verbose > 0 { for line in outcome.details { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+            let failures = outcome.findingSink as? FailuresFile
+            let writeErrors = publisher.publish(report, failures: failures, protected: outcome.protected)
             if let failures, !quiet {
                 let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "
                     + TerminalText.escaped(failures.path) + "\n"
                 FileHandle.standardError.write(Data(note.utf8))
             }
-            for e in result.inputErrors { CLI.printError(e) }
+            for e in outcome.inputErrors { CLI.printError(e) }
             for e in writeErrors { CLI.printError(e) }
-            if let historyError { CLI.printError(historyError) }
-            if let first = writeErrors.first { return first.code.exitStatus }     // 73 cannot create, 74 write failed
-            // Input errors (65, 66, 74, 75) before a history failure, which comes before rule failures.
-            let status = report.exitStatus
-            if let historyError, status == .passed || status == .ruleFailures { return historyError.code.exitStatus }
-            return status
+            if let historyError = outcome.historyError { CLI.printError(historyError) }
+            return outcome.exitStatus(writeErrors: writeErrors)
         }
         throw ExitCode(status.rawValue)
-    }
-
-    /// `NAME=PATH` options (`--source`, `--previous`) by source name.
-    /// - Throws: ``AuditError`` `.usage` for a name the rules file does not declare.
-    static func namedPaths(_ list: [String], flag: String, plan: AuditPlan) throws -> [String: String] {
-        var paths = [String: String]()
-        for s in list {
-            let eq = s.firstIndex(of: "=")!   // validate() checked that '=' is present
-            let name = String(s[..<eq])
-            guard plan.source(named: name) != nil else {
-                let known = plan.sources.map(\.name)
-                var m = "\(flag) names an unknown source '\(TerminalText.escaped(name))'"
-                if let c = Suggest.closest(to: name, in: known) { m += "; did you mean '\(c)'?" } else { m += " (sources: \(known.joined(separator: ", ")))" }
-                throw AuditError(.usage, m)
-            }
-            paths[name] = String(s[s.index(after: eq)...])
-        }
-        return paths
     }
 }

@@ -9,4 +9,11 @@ public protocol FindingSink: AnyObject, Sendable {
     func receive(_ record: RecordFindings) throws
     /// Called once after the last entity.
     func finish() throws
+    /// Called instead of ``finish()`` when the audit stops with an error: drop what was
+    /// received (a file sink removes its temporary file). The default does nothing.
+    func discard()
+}
+
+extension FindingSink {
+    public func discard() {}
 }

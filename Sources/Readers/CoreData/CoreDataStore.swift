@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import SQLiteSupport
 
 /// What a Core Data SQLite store says about itself: its entity numbers (`Z_PRIMARYKEY`), its
 /// tables and columns, and its metadata (`Z_METADATA`, a binary property list). Read once,

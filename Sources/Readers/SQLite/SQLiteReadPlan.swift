@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 
 /// What an ``SQLiteReader`` will read: the hardened connection's prepared SELECT, the
 /// schema and how records are located.

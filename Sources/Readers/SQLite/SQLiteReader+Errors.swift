@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 
 /// Turns SQLite failures into ``AuditError``s with messages that say what to do.
 ///

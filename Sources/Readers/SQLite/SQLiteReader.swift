@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 
 /// Reads the records of an SQLite table, view or read-only query, without ever changing the
 /// database (CONVENTIONS.md rule 7).

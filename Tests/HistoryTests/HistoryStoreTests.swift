@@ -1,7 +1,7 @@
 import Auditor
 import CSQLite
 import Foundation
-import Readers
+import AuditorHistory
 import Testing
 
 /// The history database: creation, three (and more) recorded runs read back, baselines from
@@ -254,5 +254,13 @@ import Testing
         } catch {
             #expect(error.code == .transient && error.description.contains("retry"), "\(error)")
         }
+    }
+}
+
+extension HistoryStore {
+    /// The tests record whole reports; the store keeps their ``RunRecord``.
+    @discardableResult
+    func record(report: AuditReport, rulesSHA256: String?, inputHashes: [String: String]) throws(AuditError) -> Int {
+        try record(RunRecord(report: report, rulesSHA256: rulesSHA256, inputHashes: inputHashes))
     }
 }

@@ -2,19 +2,19 @@ import CSQLite
 
 /// A failed SQLite call: the extended result code (connections are opened with
 /// `SQLITE_OPEN_EXRESCODE`) and the database's own message.
-struct SQLiteFailure: Error {
-    var code: Int32
-    var message: String
+package struct SQLiteFailure: Error {
+    package var code: Int32
+    package var message: String
 
     /// The primary result code (`SQLITE_CORRUPT` for `SQLITE_CORRUPT_VTAB`...).
-    var primaryCode: Int32 { code & 0xFF }
+    package var primaryCode: Int32 { code & 0xFF }
 
-    init(code: Int32, message: String) {
+    package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }
 
-    init(code: Int32, db: OpaquePointer?) {
+    package init(code: Int32, db: OpaquePointer?) {
         self.code = code
         if let db, let text = sqlite3_errmsg(db) {
             message = String(cString: text)
@@ -24,23 +24,26 @@ struct SQLiteFailure: Error {
     }
 }
 
+/// The SQLite plumbing shared by the SQLite reader and the run history (`package` access:
+/// neither is public API).
+///
 /// Owns one `sqlite3*` connection and closes it in `deinit` (GRDB's pattern: a final class
 /// per C handle, groue/GRDB.swift@7.10.0 `GRDB/Core/Database.swift`).
 ///
 /// Not `Sendable`: it is used by one reader, from one thread at a time, which is why the
 /// connection is opened with `SQLITE_OPEN_NOMUTEX`.
-final class SQLiteConnection {
-    let handle: OpaquePointer
+package final class SQLiteConnection {
+    package let handle: OpaquePointer
     /// What the read-only authorizer refused first; owned here because SQLite keeps the
     /// pointer for as long as the authorizer is installed.
-    let denial: UnsafeMutablePointer<AuditorSQLiteDenial>
+    package let denial: UnsafeMutablePointer<AuditorSQLiteDenial>
 
     /// Opens a connection.
     /// - Parameters:
     ///   - uri: A `file:` URI (the flags must include `SQLITE_OPEN_URI`).
     ///   - flags: `sqlite3_open_v2` flags.
     /// - Throws: ``SQLiteFailure`` with the open's result code.
-    init(uri: String, flags: Int32) throws(SQLiteFailure) {
+    package init(uri: String, flags: Int32) throws(SQLiteFailure) {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(uri, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -62,12 +65,12 @@ final class SQLiteConnection {
     }
 
     /// The last error of this connection.
-    func failure(_ code: Int32) -> SQLiteFailure {
+    package func failure(_ code: Int32) -> SQLiteFailure {
         SQLiteFailure(code: code, db: handle)
     }
 
     /// Sets an integer `sqlite3_db_config` option and checks that it is in force.
-    func configure(_ option: Int32, _ value: Int32) throws(SQLiteFailure) {
+    package func configure(_ option: Int32, _ value: Int32) throws(SQLiteFailure) {
         var applied: Int32 = -1
         let rc = auditor_sqlite3_db_config_int(handle, option, value, &applied)
         guard rc == SQLITE_OK, applied == value else {
@@ -77,18 +80,18 @@ final class SQLiteConnection {
     }
 
     /// Installs the allow-list authorizer (SELECT, READ, FUNCTION, RECURSIVE) from `shim.h`.
-    func installReadOnlyAuthorizer() throws(SQLiteFailure) {
+    package func installReadOnlyAuthorizer() throws(SQLiteFailure) {
         let rc = auditor_sqlite3_set_read_only_authorizer(handle, denial)
         guard rc == SQLITE_OK else { throw failure(rc) }
     }
 
     /// Forgets the last refusal (call before each prepare whose refusal you want to explain).
-    func clearDenial() {
+    package func clearDenial() {
         denial.pointee.action = 0
     }
 
     /// The action the authorizer refused since ``clearDenial()``, and its object.
-    var lastDenial: (action: Int32, detail: String)? {
+    package var lastDenial: (action: Int32, detail: String)? {
         let action = denial.pointee.action
         guard action != 0 else { return nil }
         let detail = withUnsafeBytes(of: denial.pointee.detail) { raw in
@@ -101,7 +104,7 @@ final class SQLiteConnection {
 
     /// Runs an internal statement that returns text rows, binding `parameters` as text.
     /// For our own small schema queries only (never for records).
-    func textRows(_ sql: String, _ parameters: [String] = []) throws(SQLiteFailure) -> [[String?]] {
+    package func textRows(_ sql: String, _ parameters: [String] = []) throws(SQLiteFailure) -> [[String?]] {
         let statement = try SQLiteStatement(connection: self, sql: sql)
         for (i, p) in parameters.enumerated() {
             let rc = sqlite3_bind_text(statement.handle, Int32(i + 1), p, -1, sqliteTransient)
@@ -119,18 +122,18 @@ final class SQLiteConnection {
 }
 
 /// `SQLITE_TRANSIENT` is a macro Swift cannot import (CONVENTIONS.md, build facts).
-let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+package let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// Owns one prepared `sqlite3_stmt*` and finalizes it in `deinit`; keeps its connection alive.
-final class SQLiteStatement {
-    let handle: OpaquePointer
-    let connection: SQLiteConnection
+package final class SQLiteStatement {
+    package let handle: OpaquePointer
+    package let connection: SQLiteConnection
     /// True when the SQL text holds more than this one statement.
-    let hasTrailingStatement: Bool
+    package let hasTrailingStatement: Bool
 
     /// Prepares the first statement of `sql`.
     /// - Throws: ``SQLiteFailure`` from `sqlite3_prepare_v2` (an empty SQL text is `SQLITE_MISUSE`).
-    init(connection: SQLiteConnection, sql: String) throws(SQLiteFailure) {
+    package init(connection: SQLiteConnection, sql: String) throws(SQLiteFailure) {
         let db = connection.handle
         var utf8 = Array(sql.utf8)
         utf8.append(0)
@@ -171,7 +174,7 @@ final class SQLiteStatement {
 
     /// Steps once: `true` for a row, `false` when done; anything else throws with the
     /// database's own message (GRDB's step loop).
-    func step() throws(SQLiteFailure) -> Bool {
+    package func step() throws(SQLiteFailure) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

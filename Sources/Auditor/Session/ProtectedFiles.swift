@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Auditor
+import Foundation
 
 /// The files a run must never write: its inputs (the sources, the `--previous` snapshots, the
 /// rules file) and each one's SQLite sidecars (`-wal`, `-shm`, `-journal`), plus anything else
@@ -45,7 +45,7 @@ public struct ProtectedFiles: Sendable {
     ///   - identity: Device and inode of an existing file, nil for one not created yet.
     ///   - canonical: The real folder and name (`/real/folder/name`).
     /// - Returns: The first matching entry, or nil.
-    func entry(identity: (dev_t, ino_t)?, canonical: String?) -> Entry? {
+    package func entry(identity: (dev_t, ino_t)?, canonical: String?) -> Entry? {
         for e in entries {
             let other = Self.identify(e.path)
             if let identity, let o = other.identity, o.0 == identity.0, o.1 == identity.1 { return e }
@@ -55,7 +55,7 @@ public struct ProtectedFiles: Sendable {
     }
 
     /// The entry that writing `path` would reach, if any (its symbolic links followed).
-    /// - Parameter path: A path the run writes directly (not through ``OutputTarget``), such as
+    /// - Parameter path: A path the run writes directly (not through `Reports`' `OutputTarget`), such as
     ///   the history database.
     public func entry(reachedBy path: String) -> Entry? {
         let id = Self.identify(path)
@@ -67,10 +67,24 @@ public struct ProtectedFiles: Sendable {
     static func identify(_ path: String) -> (identity: (dev_t, ino_t)?, canonical: String?) {
         var info = stat()
         if stat(path, &info) == 0 {
-            return ((info.st_dev, info.st_ino), OutputTarget.realPath(path))
+            return ((info.st_dev, info.st_ino), realPath(path))
         }
-        let (folder, name) = OutputTarget.split(path)
-        guard let real = OutputTarget.realPath(folder) else { return (nil, nil) }
+        let (folder, name) = split(path)
+        guard let real = realPath(folder) else { return (nil, nil) }
         return (nil, real == "/" ? "/" + name : real + "/" + name)
+    }
+
+    /// `realpath(3)`, or nil when the path does not resolve.
+    private static func realPath(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The folder (`.` for a bare name) and the last component.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }

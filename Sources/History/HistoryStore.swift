@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 import Foundation
 
 /// An audit history: one SQLite file that records every run (when, the rules file's hash, the
@@ -7,11 +8,11 @@ import Foundation
 /// nightly job can show trends, flag jumps and use the last run as its baseline. Embedded, no
 /// server; see ``HistorySchema`` for the tables.
 ///
-/// It lives in `Readers` although it writes: this module owns every libsqlite3 call (the
-/// `CSQLite` system library, the connection and statement classes, the error mapping), and
-/// the core must stay free of C libraries. The values it reads and writes (``AuditReport``,
-/// ``HistoryRun``, ``RuleHistory``, ``FingerprintSet``) are the core's, so `Reports` renders a
-/// history without importing this module.
+/// It lives in its own module (`AuditorHistory`), which implements the core's ``RunHistory``
+/// (``SQLiteRunHistory``); its libsqlite3 plumbing (connection, statement, error mapping) is
+/// the internal `SQLiteSupport` target it shares with the SQLite reader. The values it reads
+/// and writes (``RunRecord``, ``HistoryRun``, ``RuleHistory``, ``FingerprintSet``) are the
+/// core's, so `Reports` renders a history without importing this module.
 ///
 /// Safety: the file is opened by its path without following a symbolic link; the connection
 /// gets `SQLITE_DBCONFIG_DEFENSIVE`, no trusted schema, no ATTACH and a busy timeout

@@ -1,14 +1,16 @@
-import Auditor
 import Foundation
 
 /// `auditor check --data`: opens every entity's source and compares the declared attributes
 /// with the fields the input really has (CSV header, SQLite table columns, the child elements
 /// and attributes of XML records), without evaluating any rule.
-enum SourceFieldsCheck {
+public enum SourceFieldsCheck {
     /// - Returns: an error per declared attribute the input lacks (located at the attribute),
     ///   a warning per field of the input that no attribute declares (at the entity).
     /// - Throws: ``AuditError`` when a source cannot be opened or read (its own exit status).
-    static func run(_ plan: AuditPlan, registry: ReaderRegistry) throws -> [LintDiagnostic] {
+    /// - Parameters:
+    ///   - plan: The compiled rules.
+    ///   - registry: The readers that open the sources.
+    public static func run(_ plan: AuditPlan, registry: ReaderRegistry) throws -> [LintDiagnostic] {
         var out = [LintDiagnostic]()
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source) else { continue }

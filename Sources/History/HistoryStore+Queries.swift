@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 
 extension HistoryStore {
     /// The number of recorded runs.

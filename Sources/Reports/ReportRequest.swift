@@ -1,16 +1,40 @@
 import Foundation
 import Auditor
-import Reports
 
 /// `--report FORMAT:PATH`.
-enum ReportRequest {
+public enum ReportRequest {
     /// Splits at the first `:`; nil when either side is empty.
-    static func parse(_ text: String) -> (format: String, path: String)? {
+    public static func parse(_ text: String) -> (format: String, path: String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let format = String(text[..<colon]).lowercased()
         let path = String(text[text.index(after: colon)...])
         guard !format.isEmpty, !path.isEmpty else { return nil }
         return (format, path)
+    }
+
+    /// What is wrong with a run's report options, as a usage message, or nil.
+    /// - Parameters:
+    ///   - format: The main report's format (`--format`).
+    ///   - output: The main report's file (`--output`).
+    ///   - reports: The `--report FORMAT:PATH` values.
+    /// - Returns: An unknown format, a malformed request, or a path named twice.
+    public static func problem(format: String, output: String?, reports: [String]) -> String? {
+        guard StandardReporters.formats.contains(format) else {
+            return "unknown format '\(format)'; use one of: \(StandardReporters.formats.joined(separator: ", "))"
+        }
+        var seen = Set<String>()
+        for r in reports {
+            guard let (format, path) = parse(r) else {
+                return "--report takes FORMAT:PATH, e.g. html:out/report.html; got '\(TerminalText.escaped(r))'"
+            }
+            guard StandardReporters.formats.contains(format) else {
+                return "unknown format '\(TerminalText.escaped(format))' in --report; use one of: \(StandardReporters.formats.joined(separator: ", "))"
+            }
+            guard seen.insert(path).inserted, path != output else {
+                return "--report names '\(TerminalText.escaped(path))' twice; give each report its own file"
+            }
+        }
+        return nil
     }
 }
 
@@ -20,8 +44,11 @@ enum ReportRequest {
 /// Appending cannot be atomic, so the file is checked like every output first: never an audited
 /// input, the rules file or their sidecars (however reached), and opened without blocking, so a
 /// FIFO that no process reads is an error, not a hang.
-enum StepSummary {
-    static func append(_ report: AuditReport, to path: String, baseDirectory: String,
+public enum StepSummary {
+    /// Appends the summary of `report` to the file at `path`.
+    /// - Throws: ``AuditError``: `.usage` when `path` reaches a protected file,
+    ///   `.cannotCreateOutput` when it cannot be opened or written, or is already full.
+    public static func append(_ report: AuditReport, to path: String, baseDirectory: String,
                        protecting protected: ProtectedFiles) throws {
         try OutputFile.check(path, what: "the job summary", option: "GITHUB_STEP_SUMMARY", protecting: protected)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)

@@ -1,16 +1,15 @@
 import Auditor
 import Foundation
-import Reports
 
 /// Values the shell completion scripts ask the binary for (`auditor ---completion …`), for
 /// options whose values depend on the disk: `--report FORMAT:PATH` and `--locale`.
-enum Completions {
+public enum Completions {
     /// `--report`: the formats followed by `:` until a `:` is typed, then `FORMAT:` followed by
     /// the files and folders (with a trailing `/`) that start with what follows the colon.
     ///
     /// - Parameter prefix: The word being completed, as typed so far.
     /// - Returns: The candidates; the shell filters them by `prefix`.
-    static func reportRequests(_ prefix: String) -> [String] {
+    public static func reportRequests(_ prefix: String) -> [String] {
         guard let colon = prefix.firstIndex(of: ":") else {
             return StandardReporters.formats.map { $0 + ":" }
         }
@@ -20,7 +19,7 @@ enum Completions {
 
     /// Files and folders (folders with a trailing `/`) whose path starts with `typed`; hidden
     /// ones only when `typed`'s last component starts with a dot.
-    static func paths(startingWith typed: String) -> [String] {
+    public static func paths(startingWith typed: String) -> [String] {
         let slash = typed.lastIndex(of: "/")
         let folder = slash.map { String(typed[...$0]) } ?? ""
         let stem = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
@@ -38,7 +37,7 @@ enum Completions {
     ///
     /// - Parameter words: The command line typed so far; the first existing `.yml`/`.yaml`
     ///   file in it is taken as the rules file.
-    static func locales(words: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func locales(words: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         let rules = words.first { w in
             (w.hasSuffix(".yml") || w.hasSuffix(".yaml")) && FileManager.default.fileExists(atPath: w)
         } ?? "rules.yml"

@@ -1,5 +1,6 @@
 import Auditor
 import CSQLite
+import SQLiteSupport
 import Foundation
 
 extension HistoryStore {
@@ -10,36 +11,35 @@ extension HistoryStore {
     /// Fingerprints of older runs beyond ``HistorySchema/fingerprintRunsKept`` are dropped in
     /// the same transaction.
     /// - Parameters:
-    ///   - report: The audited run (after any baseline and trends were applied).
-    ///   - rulesSHA256: The SHA-256 (hex) of the rules file's bytes, when it could be read.
-    ///   - inputHashes: SHA-256 (hex) of each input file, by ``InputSummary/path``.
+    ///   - run: What to keep of the audited run (``RunRecord/init(report:rulesSHA256:inputHashes:)``,
+    ///     after any baseline and trends were applied to the report).
     /// - Returns: The new run's number.
     /// - Throws: ``AuditError``: `.transient` when another process holds the lock beyond the
     ///   busy timeout, `.io` on a disk error, `.cannotCreateOutput` otherwise.
     @discardableResult
-    public func record(report: AuditReport, rulesSHA256: String?, inputHashes: [String: String]) throws(AuditError) -> Int {
+    public func record(_ report: RunRecord) throws(AuditError) -> Int {
         guard access == .readWrite else {
             throw AuditError(.internal, "the history was opened for reading only", location: path)
         }
         do {
             return try transaction { () throws(SQLiteFailure) -> Int in
-                let keepFingerprints = report.fingerprints != nil && report.complete
+                let keepFingerprints = report.fingerprints != nil
                 let run = try SQLiteStatement(connection: connection, sql: """
                     INSERT INTO runs (started_at, duration_seconds, tool_version, rules_path, rules_sha256, outcome,
                                       exit_status, fail_on, fail_on_new, total_records, baseline_source, has_fingerprints)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                     """)
-                try run.bind(1, Self.timestamp(report))
+                try run.bind(1, report.startedAt)
                 try run.bind(2, report.durationSeconds)
                 try run.bind(3, report.toolVersion)
                 try run.bind(4, report.rulesFile)
-                try run.bind(5, rulesSHA256)
+                try run.bind(5, report.rulesSHA256)
                 try run.bind(6, report.outcome.rawValue)
                 try run.bind(7, Int(report.exitStatus.rawValue))
                 try run.bind(8, report.failOn.rawValue)
                 try run.bind(9, report.failOnNew ? 1 : 0)
                 try run.bind(10, report.totalRecords)
-                try run.bind(11, report.baseline?.source)
+                try run.bind(11, report.baselineSource)
                 try run.bind(12, keepFingerprints ? 1 : 0)
                 try run.run()
                 let id = Int(sqlite3_last_insert_rowid(connection.handle))
@@ -55,7 +55,7 @@ extension HistoryStore {
                     try input.bind(4, i.path)
                     try input.bind(5, i.format)
                     try input.bind(6, i.bytes)
-                    try input.bind(7, inputHashes[i.path])
+                    try input.bind(7, i.sha256)
                     try input.bind(8, i.records)
                     try input.bind(9, i.complete ? 1 : 0)
                     try input.run()
@@ -109,11 +109,6 @@ extension HistoryStore {
         } catch {
             throw Self.error(error, path: path, access: access, timeout: busyTimeout, doing: "cannot record the run in the history")
         }
-    }
-
-    /// When the report's run started, as the history stores it: ISO 8601 UTC, whole seconds.
-    public static func timestamp(_ report: AuditReport) -> String {
-        CalendarMath.isoDateTime(seconds: Int64(report.startedAt.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Sorted fingerprints as consecutive little-endian UInt64s.

@@ -1,6 +1,4 @@
-import Auditor
 import Foundation
-import Readers
 
 /// `--locale`: finds and loads a message catalog (`<locale>.yml`).
 ///
@@ -12,15 +10,24 @@ import Readers
 /// 3. the same with the language alone (`fr-CA`, `fr_CA` → `fr`);
 /// 4. `en` needs no file: the built-in English messages.
 /// Anything else is a usage error (exit 64) naming the folders searched and the locales found.
-enum MessageLocale {
-    static func catalog(for locale: String, rulesPath: String,
-                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MessageCatalog {
+public enum MessageLocale {
+    /// The catalog of `locale` for the rules file at `rulesPath`.
+    /// - Parameters:
+    ///   - locale: A language tag (`fr`, `fr-CA`) or a catalog file ending in `.yml`/`.yaml`.
+    ///   - rulesPath: The rules file (its folder holds `messages/`).
+    ///   - structuralRules: The readers' structural rules (a catalog may translate them).
+    ///   - environment: Where `AUDITOR_MESSAGES_PATH` is read.
+    /// - Returns: The loaded catalog, or ``MessageCatalog/english`` for `en`.
+    /// - Throws: ``AuditError`` `.usage` when no catalog is found (naming the folders searched
+    ///   and the locales there), the catalog's own errors when it is invalid.
+    public static func catalog(for locale: String, rulesPath: String, structuralRules: [StructuralRule] = [],
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MessageCatalog {
         let lower = locale.lowercased()
         if lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") {
             guard FileManager.default.fileExists(atPath: locale) else {
                 throw AuditError(.usage, "--locale names the catalog file '\(locale)', which does not exist")
             }
-            return try MessageCatalog.load(path: locale, structuralRules: StandardReaders.structuralRules)
+            return try MessageCatalog.load(path: locale, structuralRules: structuralRules)
         }
         guard locale.range(of: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$", options: .regularExpression) != nil else {
             throw AuditError(.usage, "--locale takes a language tag such as 'fr' or 'fr-CA', or a catalog file ending in .yml; got '\(locale)'")
@@ -31,7 +38,7 @@ enum MessageLocale {
         for tag in tags {
             for folder in folders {
                 let path = (folder as NSString).appendingPathComponent("\(tag).yml")
-                if FileManager.default.fileExists(atPath: path) { return try MessageCatalog.load(path: path, structuralRules: StandardReaders.structuralRules) }
+                if FileManager.default.fileExists(atPath: path) { return try MessageCatalog.load(path: path, structuralRules: structuralRules) }
             }
         }
         if tags.last?.lowercased() == "en" { return .english }
@@ -48,7 +55,7 @@ enum MessageLocale {
     }
 
     /// `<rules folder>/messages`, then `$AUDITOR_MESSAGES_PATH`'s folders.
-    static func searchFolders(rulesPath: String, environment: [String: String]) -> [String] {
+    public static func searchFolders(rulesPath: String, environment: [String: String]) -> [String] {
         let rulesFolder = (rulesPath as NSString).deletingLastPathComponent
         var folders = [((rulesFolder.isEmpty ? "." : rulesFolder) as NSString).appendingPathComponent("messages")]
         if let extra = environment["AUDITOR_MESSAGES_PATH"] {

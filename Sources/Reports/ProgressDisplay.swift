@@ -9,13 +9,14 @@ import Foundation
 /// `TERM=dumb` (Emacs' shell, some CI consoles) understands no cursor or line-clearing codes:
 /// there each line is plain text ending in a newline, at most one a second, and nothing is
 /// cleared at the end.
-enum ProgressDisplay {
+public enum ProgressDisplay {
     /// Whether the terminal understands no control codes (`TERM=dumb`).
-    static func isDumb(_ environment: [String: String]) -> Bool {
+    public static func isDumb(_ environment: [String: String]) -> Bool {
         environment["TERM"] == "dumb"
     }
 
-    static func make(environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// The progress callback of ``AuditOptions/progress``, or nil when stderr is no terminal.
+    public static func make(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (@Sendable (AuditOptions.Progress) -> Void)? {
         guard isatty(STDERR_FILENO) == 1 else { return nil }
         let after = environment["AUDITOR_PROGRESS_AFTER"].flatMap(Double.init).map { max(0, $0) } ?? 0.5
@@ -64,7 +65,8 @@ enum ProgressDisplay {
         }
     }
 
-    static func clear(quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Clears the last progress line (nothing when quiet, not a terminal, or `TERM=dumb`).
+    public static func clear(quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         if !quiet, isatty(STDERR_FILENO) == 1, !isDumb(environment) { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }

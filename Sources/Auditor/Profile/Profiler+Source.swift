@@ -1,0 +1,46 @@
+import Foundation
+
+extension Profiler {
+    /// Opens one input file through the registry and profiles it: what `auditor profile` does
+    /// for each `[NAME=]PATH[#SELECTOR]` argument.
+    ///
+    /// The fields are the CSV header as read, every column of an SQLite table, and for XML the
+    /// fields of the first 1000 records (a field that appears only later is reported, not
+    /// profiled).
+    /// - Parameters:
+    ///   - path: The input; its extension names the format.
+    ///   - name: The source name the profile and the rules draft use.
+    ///   - selector: The SQLite table or the XML record element (`#TABLE`, `#RECORD`).
+    ///   - table: The SQLite table when there is no selector (default: the file name without extension).
+    ///   - record: The XML record element when there is no selector (required for XML).
+    ///   - registry: The readers.
+    ///   - jobs: Threads.
+    /// - Throws: ``AuditError`` `.usage` for an unknown extension or an XML input without its
+    ///   record element; the reader's errors.
+    public static func profile(path: String, name: String, selector: String?, table: String?, record: String?,
+                               registry: ReaderRegistry, jobs: Int) throws -> SourceProfile {
+        guard let factory = registry.factory(forPath: path) else {
+            throw AuditError(.usage, "cannot tell the format of '\(path)' from its extension (known formats: \(registry.formats.joined(separator: ", ")))")
+        }
+        var options = [String: String]()
+        switch factory.format {
+        case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        case "xml":
+            guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
+            options["record"] = record
+        default: break
+        }
+        let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
+        let node = options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>")
+        var fields = [String]()
+        if factory.format != "csv" {
+            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+                                                       fields: [], missingFieldsAllowed: true))
+            if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
+            fields = probe.availableFields
+        }
+        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+                                                    fields: fields, parallelism: jobs, missingFieldsAllowed: true))
+        return try profile(reader, name: name, path: path, format: factory.format, options: options, jobs: jobs)
+    }
+}

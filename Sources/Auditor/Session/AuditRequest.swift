@@ -1,0 +1,121 @@
+import Foundation
+
+/// Everything one audit needs: the rules (a file or a compiled plan), the readers, the source
+/// overrides and previous snapshots, the options, the baseline and the history. Run it with
+/// ``AuditSession/run()``; `auditor run` builds one from its arguments, so a library user who
+/// builds the same request gets exactly the CLI's audit.
+///
+/// Messages of usage errors name the CLI's options (`--source`, `--fail-on-new`...), which are
+/// documented in `docs/`; each such option is one property here.
+public struct AuditRequest {
+    /// What to audit.
+    public enum Rules {
+        /// A rules file: parsed, validated against the registry's formats and compiled.
+        case file(String)
+        /// A plan already compiled (``AuditSession/loadPlan(_:registry:structuralRules:catalog:now:)``).
+        case plan(AuditPlan)
+    }
+
+    /// Which history the run is recorded in.
+    public enum HistoryChoice: Sendable, Equatable {
+        /// The rules file's `history:`, if any.
+        case fromRules
+        /// This database (`--history PATH`), whatever the rules file says.
+        case path(String)
+        /// None (`--no-history`), even if the rules file names one.
+        case none
+    }
+
+    /// `NAME=PATH` of `--source` and `--previous`, in the order given (a later one for the
+    /// same name wins).
+    public struct SourcePath: Sendable, Equatable {
+        public var name: String
+        public var path: String
+
+        public init(name: String, path: String) {
+            self.name = name
+            self.path = path
+        }
+    }
+
+    /// A file the caller writes after the audit (a report, the failures file): the session
+    /// refuses, before reading any data, one that reaches an input, the rules file, the history
+    /// or another output.
+    public struct Output: Sendable, Equatable {
+        /// The option that names it, for messages (`--output`, `--report`, `--failures-out`).
+        public var option: String
+        public var path: String
+        /// What it is, for messages (`the report`, `the failures file`).
+        public var what: String
+
+        public init(option: String, path: String, what: String) {
+            self.option = option
+            self.path = path
+            self.what = what
+        }
+    }
+
+    public var rules: Rules
+    /// The readers by format (`Readers`' `StandardReaders.registry` for the built-in ones).
+    public var registry: ReaderRegistry
+    /// The registry's structural rules (a message catalog may translate them by id).
+    public var structuralRules: [StructuralRule] = []
+    /// The messages of the rules.
+    public var catalog: MessageCatalog = .english
+    /// `--locale`: when set, the session looks the catalog up (``MessageLocale``) beside the
+    /// rules file and in `$AUDITOR_MESSAGES_PATH`, instead of using ``catalog``.
+    public var locale: String?
+    /// `--source NAME=PATH`: replaces a source's path, keeping its options.
+    public var sources: [SourcePath] = []
+    /// `--previous NAME=PATH`: a source's previous snapshot, for lifecycle rules.
+    public var previous: [SourcePath] = []
+    /// `--changed-only`: evaluate rules only on inserted and updated records (needs ``previous``).
+    public var changedOnly = false
+    /// Evaluation threads.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Records per chunk.
+    public var chunkSize = 8192
+    /// Samples kept per rule, and violating records kept per entity.
+    public var maxSamples = 20
+    /// The least severity that fails the run.
+    public var failOn = FailThreshold.error
+    /// Fail only on rules with findings the baseline (or the history's last run) does not have.
+    public var failOnNew = false
+    /// The reference instant of freshness rules, seconds since 1970; nil is now.
+    public var asOf: Int64?
+    /// `--baseline`: the earlier run's findings, loaded before the audit.
+    public var baseline: (any BaselineSource)?
+    /// Which history records the run.
+    public var history = HistoryChoice.fromRules
+    /// Opens the history at a path (`AuditorHistory`'s `SQLiteRunHistory.factory`). Without
+    /// it, a run that would record a history fails with a usage error.
+    public var historyFactory: ((String) -> any RunHistory)?
+    /// Fingerprint every finding even without a baseline or history (a JSON report that a later
+    /// run may use as its baseline lists them).
+    public var collectFingerprints = false
+    /// The files the caller will write after the audit.
+    public var outputs: [Output] = []
+    /// Checks one output against the protected files before the audit (`Reports`'
+    /// `OutputFile.check`); the session adds the checks between outputs and the history.
+    public var outputCheck: ((Output, ProtectedFiles) throws -> Void)?
+    /// Makes the sink of every failing record (`--failures-out`) once the outputs are checked;
+    /// its argument is what it must never write.
+    public var findingSink: ((ProtectedFiles) throws -> (any FindingSink)?)?
+    /// Called after each merged chunk (progress displays).
+    public var progress: (@Sendable (AuditOptions.Progress) -> Void)?
+    /// Swift validators registered on entities.
+    public var hooks = ValidationHooks()
+    /// The version reports name.
+    public var toolVersion = "dev"
+    /// Called once the plan is compiled, before anything is checked or read (`-vv` traces it).
+    public var onPlan: ((AuditPlan) -> Void)?
+
+    /// A request with default options.
+    /// - Parameters:
+    ///   - rules: A rules file or a compiled plan.
+    ///   - registry: The readers by format.
+    public init(rules: Rules, registry: ReaderRegistry) {
+        self.rules = rules
+        self.registry = registry
+    }
+}

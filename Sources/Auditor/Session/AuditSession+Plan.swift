@@ -1,0 +1,62 @@
+import Foundation
+
+/// Compiling a rules file against the readers a session has.
+extension AuditSession {
+    /// Parses, validates (including every source's format options) and compiles a rules file.
+    /// - Parameters:
+    ///   - path: The rules file.
+    ///   - registry: The readers: their formats, options and declared fields.
+    ///   - structuralRules: The readers' structural rules (a catalog may translate them).
+    ///   - catalog: The messages of the rules.
+    ///   - now: The reference instant of freshness rules, seconds since 1970.
+    /// - Throws: ``AuditError`` `.invalidRules` (78) with every diagnostic, located in the file.
+    public static func loadPlan(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule] = [],
+                                catalog: MessageCatalog = .english,
+                                now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
+        try loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules, catalog: catalog, now: now).plan
+    }
+
+    /// ``loadPlan(_:registry:structuralRules:catalog:now:)`` that also returns the parsed file
+    /// (for `auditor check`'s warnings).
+    public static func loadSpecAndPlan(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule] = [],
+                                       catalog: MessageCatalog = .english,
+                                       now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> (spec: RulesSpec, plan: AuditPlan) {
+        let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
+        var d = [Diagnostic]()
+        for source in spec.sources {
+            for (format, node) in source.options.sorted(by: { $0.key < $1.key }) {
+                if let f = registry.factory(format: format) { d += f.validateOptions(node) }
+            }
+        }
+        // List and map constraints need list and map fields (split:, XML as: list|map). Every
+        // option block of the source counts: one source may be read as CSV or XML (--source).
+        d += RuleCompiler.collectionDiagnostics(spec) { source in
+            var shapes = [String: FieldShape]()
+            for (format, node) in source.options {
+                guard let factory = registry.factory(format: format) else { continue }
+                shapes.merge(factory.fieldShapes(node)) { first, _ in first }
+            }
+            return shapes
+        }
+        let plan: AuditPlan
+        do {
+            plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)
+        } catch let e as AuditError {
+            throw AuditError.invalidRules(d + e.diagnostics)
+        }
+        // The catalog's rule ids name rules that exist (located in the catalog file).
+        let ruleIDs = plan.entities.flatMap { $0.rules.map(\.id) } + structuralRules.map(\.id)
+        d += catalog.unknownRuleDiagnostics(known: Set(ruleIDs))
+        d += catalog.structuralDiagnostics(structuralRules)
+        d += catalog.unknownNameDiagnostics(entities: plan.entities.map { ($0.name, $0.attributes.map(\.name)) })
+        // Attributes against fields the options declare (no data is read).
+        for entity in plan.entities {
+            guard let source = plan.source(named: entity.source),
+                  let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
+                  let fields = factory.declaredFields(source.options[factory.format]) else { continue }
+            d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
+        }
+        if !d.isEmpty { throw AuditError.invalidRules(d) }
+        return (spec, plan)
+    }
+}

@@ -1,0 +1,56 @@
+import Auditor
+import Foundation
+
+/// `auditor import coredata`: a rules file from a Core Data model, with the model's
+/// disagreements with its SQLite store when one is given.
+public struct CoreDataImport {
+    /// The rules file's text.
+    public var rules: String
+    /// What the model has that the rules do not check (printed as notes).
+    public var notes: [String]
+    /// Where the model and the store disagree (the rules follow the model).
+    public var problems: [String]
+    /// The model version's name, for messages.
+    public var versionName: String
+
+    /// Reads the model (and the store) and writes the rules.
+    /// - Parameters:
+    ///   - model: A `.xcdatamodeld` bundle (its current version) or one `.xcdatamodel` folder.
+    ///   - store: The Core Data SQLite store the rules audit, read only.
+    ///   - rulesPath: Where the rules file goes (the store's path is written relative to its
+    ///     folder); nil for standard output.
+    /// - Throws: ``AuditError`` from the model and the store (65 malformed, 66 missing, 75 locked).
+    public init(model: String, store: String?, rulesPath: String?) throws {
+        let loaded = try CoreDataModel.load(path: model)
+        versionName = loaded.versionName
+        problems = []
+        var layout = CoreDataStoreLayout(model: loaded)
+        if let store {
+            let info = try CoreDataStore.read(path: store)
+            layout = CoreDataStoreLayout(model: loaded, primaryKeys: info.numbers, storeTables: Set(info.tables.keys))
+            problems = info.disagreements(with: layout)
+            if let mine = loaded.versionIdentifier, !info.versionIdentifiers.isEmpty,
+               !info.versionIdentifiers.contains(mine) {
+                problems.append("the store was written with the model version identifier(s) "
+                                + info.versionIdentifiers.map { "'\($0)'" }.joined(separator: ", ")
+                                + ", the model '\(loaded.versionName)' is '\(mine)'; import the version the app used")
+            }
+        }
+        var writer = CoreDataRulesWriter(layout: layout, storePath: Self.storePathForRules(model: model, store: store, rulesPath: rulesPath))
+        rules = writer.render()
+        notes = writer.notes
+    }
+
+    /// The store's path as the rules file names it: relative to the rules file's folder when
+    /// the store is below it, else absolute; `<Model>.sqlite` beside the rules without a store.
+    static func storePathForRules(model: String, store: String?, rulesPath: String?) -> String {
+        guard let store else {
+            let base = (model as NSString).lastPathComponent
+            return (base as NSString).deletingPathExtension + ".sqlite"
+        }
+        let absolute = URL(fileURLWithPath: store).standardizedFileURL.path
+        let folder = URL(fileURLWithPath: rulesPath ?? "rules.yml").standardizedFileURL.deletingLastPathComponent().path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+}

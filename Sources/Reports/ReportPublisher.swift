@@ -1,0 +1,83 @@
+import Auditor
+import Foundation
+
+/// Renders one audit's reports and writes them: the main report (standard output or a file),
+/// every extra `FORMAT:PATH` report, each atomically, and the GitHub job summary when a
+/// `github` report is asked for and `$GITHUB_STEP_SUMMARY` is set. One write that fails does
+/// not stop the others. What `auditor run` does after its session.
+public struct ReportPublisher {
+    /// The main report's format.
+    public var format: String
+    /// The main report's file; nil or `-` is standard output.
+    public var output: String?
+    /// The other reports, in order.
+    public var extra: [(format: String, path: String)] = []
+    /// `--color`; nil is `auto`.
+    public var color: ColorChoice.Flag?
+    /// `-v`: passing rules, per-input sources and times in the reports that show them.
+    public var verbose = false
+    /// The markdown report's size budget in UTF-8 bytes.
+    public var maxBytes = MarkdownReporter.defaultMaxBytes
+    public var environment = ProcessInfo.processInfo.environment
+    /// Paths in reports are shown relative to this folder.
+    public var baseDirectory = FileManager.default.currentDirectoryPath
+    /// Receives `-vv` trace lines (where each report went, the colour decision).
+    public var trace: ([String]) -> Void = { _ in }
+    /// Receives problems that do not change the exit status (the job summary).
+    public var warn: (AuditError) -> Void = { _ in }
+
+    /// A publisher of `format` to `output`.
+    public init(format: String, output: String?) {
+        self.format = format
+        self.output = output
+    }
+
+    /// Renders and writes every report of `report`.
+    /// - Parameters:
+    ///   - report: The session's report.
+    ///   - failures: The failures file, which reports link to.
+    ///   - protected: What no report may reach (``AuditOutcome/protected``).
+    /// - Returns: The errors of the writes that failed (73 cannot create, 74 write failed), in order.
+    public func publish(_ report: AuditReport, failures: FailuresFile?, protected: ProtectedFiles) -> [AuditError] {
+        var writeErrors: [AuditError] = []
+        let reportFile = output == "-" ? nil : output     // '-' is stdout
+        let colorChoice = reportFile == nil
+            ? ColorChoice.forStream(STDOUT_FILENO, flag: color, environment: environment)
+            : ColorChoice.resolve(flag: color, environment: environment, isTTY: false)
+        let useColor = format == "text" && colorChoice.enabled
+        if format == "text" { trace(["colour \(useColor ? "on" : "off"): \(colorChoice.reason)"]) }
+        let unicode = TextCharset.allowsUnicode(environment: environment)
+        func link(page: String?) -> FailuresLink? {
+            failures.map { FailuresLink(path: $0.path, pagePath: page, records: $0.records, findings: $0.findings,
+                                        format: $0.format.rawValue) }
+        }
+        func reporter(_ format: String, color: Bool, page: String?) -> (any Reporter)? {
+            StandardReporters.reporter(format: format, color: color, verbose: verbose, baseDirectory: baseDirectory,
+                                       unicode: unicode, maxBytes: maxBytes, failures: link(page: page))
+        }
+        if let main = reporter(format, color: useColor, page: reportFile) {
+            let text = main.render(report)
+            trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
+            if let reportFile {
+                do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
+        for (name, path) in extra {
+            guard let other = reporter(name, color: false, page: path) else { continue }
+            let rendered = other.render(report)
+            trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
+            do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch { writeErrors.append(error) }
+        }
+        // GitHub job summary: the reporter stays pure, the publisher appends.
+        if ([format] + extra.map(\.format)).contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            do { try StepSummary.append(report, to: summary, baseDirectory: baseDirectory, protecting: protected) } catch let e as AuditError {
+                warn(e)
+            } catch {
+                warn(AuditError(.internal, "\(error)"))
+            }
+        }
+        return writeErrors
+    }
+}
