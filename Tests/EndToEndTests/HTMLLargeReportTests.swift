@@ -165,16 +165,16 @@ struct HTMLLargeReportTests {
         // Scrolling the first pager into view rendered the next rows, in order.
         let scrolled = try #require(result["scrolledKeys"] as? [String])
         #expect(scrolled.count >= 300 && scrolled.count < Self.rows, "\(scrolled.count) rows after scrolling")
-        #expect(scrolled == (1...scrolled.count).map(String.init))
+        #expect(scrolled == (1...scrolled.count).map { "id=\($0)" }, "in input order, key id=N")
         #expect(result["scrolledStatus"] as? String == "Showing \(grouped(scrolled.count)) of 20,000 samples")
         // Show more: 200 more records, the next ones.
         let from = try #require(result["clickedFrom"] as? Int)
         let clicked = try #require(result["clickedKeys"] as? [String])
-        #expect(clicked == (1...(from + 200)).map(String.init))
+        #expect(clicked == (1...(from + 200)).map { "id=\($0)" })
         #expect(result["clickedStatus"] as? String == "Showing \(grouped(from + 200)) of 20,000 records")
         // The filter (case-insensitive) searches all 100,000 findings: 'c1234' is the code of
         // rows 1234 and 12340–12349 only.
-        let expected = (1...Self.rows).filter { "c\($0)".contains("c1234") }.map(String.init)
+        let expected = (1...Self.rows).filter { "c\($0)".contains("c1234") }.map { "id=\($0)" }
         #expect(expected.count == 11)
         #expect(result["filterStatus"] as? String
                 == "Showing 1 of \(ruleCount(result)) rules, 11 of 100,000 samples, 11 of 20,000 records")
