@@ -20,7 +20,9 @@ script runs in the page's `load` event, synchronously (headless Chromium's
   not yet been idle (the page builds it in `requestIdleCallback` after load);
 - filter: the median of later filters (a value, a rule id, two terms, no match, a broad
   prefix, cleared), each timed from setting the box to the end of a forced layout;
-- more: one "Show more" press (200 rows) on the records table, to a forced layout.
+- more: one "Show more" press (200 rows) on the records table, to a forced layout;
+- control: the load event of the same file with the page's script removed, run in the same
+  rounds: what reading and parsing that many bytes costs on this machine at that moment.
 
 Prints the page and JSON report sizes per finding and the median of each figure. The
 targets (issue 23): load < 1 s, filter < 200 ms. This is a shared 2-core VM: report the
@@ -82,6 +84,12 @@ DRIVER = """window.addEventListener("load", function () {
 
 ISLAND_MARK = 'performance.mark("bench-island")'
 
+CONTROL = """window.addEventListener("load", function () {
+  var nav = performance.getEntriesByType("navigation")[0];
+  document.documentElement.setAttribute("data-bench", JSON.stringify({ load: nav.loadEventStart }));
+  document.getElementById("report-data").textContent = "";
+});"""
+
 
 def sha(text):
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
@@ -94,6 +102,16 @@ def instrument(page):
     page = page[:code] + f"<script>{ISLAND_MARK}</script>\n" + page[code:]
     end = page.rindex("</body>")
     return page[:end] + f"<script>{DRIVER}</script>\n" + page[end:]
+
+
+def control(page):
+    """The page without its script (same bytes of data and markup): the floor of the load time."""
+    start = page.index("<script>", page.index('id="report-data"'))
+    end = page.index("</script>", start) + len("</script>")
+    page = page[:start] + page[end:]
+    page = page.replace("script-src ", f"script-src {sha(CONTROL)} ", 1)
+    end = page.rindex("</body>")
+    return page[:end] + f"<script>{CONTROL}</script>\n" + page[end:]
 
 
 def run_chromium(chromium, page, profile):
@@ -120,6 +138,7 @@ def main():
     args = parser.parse_args()
     if not args.chromium:
         sys.exit("html: chromium not found (apt-get install chromium, or --chromium PATH)")
+    args.auditor = os.path.abspath(args.auditor)
     if not os.access(args.auditor, os.X_OK):
         sys.exit(f"html: '{args.auditor}' is not an executable (swift build -c release --product auditor)")
 
@@ -143,11 +162,15 @@ def main():
         page = folder / "measured.html"
         page.write_text(instrument((folder / "report.html").read_text(encoding="utf-8")), encoding="utf-8")
 
-        results = []
-        for n in range(args.rounds):
-            profile = folder / f"profile-{n}"
-            results.append(run_chromium(args.chromium, page, profile))
-            shutil.rmtree(profile, ignore_errors=True)
+        floor_page = folder / "control.html"
+        floor_page.write_text(control((folder / "report.html").read_text(encoding="utf-8")), encoding="utf-8")
+
+        results, floors = [], []
+        for n in range(args.rounds):  # interleaved: the page, then the control, every round
+            for target, into in ((page, results), (floor_page, floors)):
+                profile = folder / f"profile-{n}"
+                into.append(run_chromium(args.chromium, target, profile))
+                shutil.rmtree(profile, ignore_errors=True)
 
         def med(values):
             return statistics.median(values)
@@ -166,6 +189,8 @@ def main():
         worst = [max(r["filters"][1:]) for r in results]
         more = [r["more"] for r in results]
         print(f"  load event               {med(load):7.0f} ms  (min {min(load):.0f}, max {max(load):.0f})  target < 1000")
+        floor = [r["load"] for r in floors]
+        print(f"  control: no script       {med(floor):7.0f} ms  (the same file without the page's script: reading and parsing it)")
         print(f"  auditor-ready mark       {med(ready):7.0f} ms  (island parsed at {med(island):.0f} ms)")
         print(f"  first filter (+ index)   {med(first):7.0f} ms  (min {min(first):.0f}, max {max(first):.0f})")
         print(f"  filter, later keystrokes {med(later):7.0f} ms  (slowest {med(worst):.0f})  target < 200")
