@@ -25,7 +25,7 @@ extension HTMLReporter.Page {
         return "<p class=\"more lazy-note\">The first \(NumberText.grouped(shown)) of \(NumberText.grouped(total)) "
             + "\(noun)s are shown; the other \(NumberText.grouped(total - shown)) are in the data embedded in this page "
             + "(<span class=\"mono\">script#report-data</span>): with JavaScript they appear as you scroll.</p>\n"
-            + "<div class=\"pager\" hidden><span class=\"pager-status\"></span> "
+            + "<div class=\"pager\" hidden><span class=\"pager-status\" aria-live=\"polite\"></span> "
             + "<button type=\"button\" class=\"pager-more\">Show more</button></div>\n"
     }
 }

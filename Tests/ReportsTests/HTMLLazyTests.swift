@@ -43,7 +43,7 @@ struct HTMLLazyTests {
         }
         let note = "<p class=\"more lazy-note\">The first 100 of 250 samples are shown; the other 150 are in the data "
             + "embedded in this page (<span class=\"mono\">script#report-data</span>): with JavaScript they appear as you scroll.</p>\n"
-            + "<div class=\"pager\" hidden><span class=\"pager-status\"></span> "
+            + "<div class=\"pager\" hidden><span class=\"pager-status\" aria-live=\"polite\"></span> "
             + "<button type=\"button\" class=\"pager-more\">Show more</button></div>"
         #expect(page.components(separatedBy: note).count - 1 == sampled.count)
         let entities = Set(report.records.map(\.entity)).count
