@@ -2,8 +2,10 @@
 ///
 /// ``HTMLReporter`` hashes exactly these bytes into its Content-Security-Policy, so editing
 /// them needs nothing else; inline `style=` attributes and event-handler attributes are never
-/// used (the policy would block them). The script reads the data only through
-/// `JSON.parse(textContent)` and writes only with `textContent`, `hidden` and `open`.
+/// used (the policy would block them). The script (``js``, in `HTMLAssets+Script.swift`) reads
+/// the data only through `JSON.parse(textContent)`; it never parses markup: it builds rows with
+/// `createElement` (fixed tag names), writes data only with `textContent`, and otherwise sets
+/// `hidden`, `open`, class names and numeric `data-` attributes.
 enum HTMLAssets {
     static let css = """
         :root{--auditor-css:1;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--error:#b42318;--warning:#9a6700;--info:#0550ae;--tolerated:#6e40c9;--passed:#1a7f37;--existing:#1b7c83;color-scheme:light}
@@ -69,6 +71,8 @@ enum HTMLAssets {
         .controls input[type=search]{font:inherit;padding:5px 8px;width:min(420px,100%);border:1px solid var(--line);border-radius:6px}
         .controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--soft);cursor:pointer}
         #filter-status{color:var(--muted);font-size:13px}
+        .pager{color:var(--muted);font-size:13px;margin:0 0 14px}
+        .pager button{font:inherit;font-size:13px;padding:4px 10px;margin-left:8px;border:1px solid var(--line);border-radius:6px;background:var(--soft);cursor:pointer}
         [hidden]{display:none!important}
         svg.chart{max-width:100%;height:auto;display:block}
         svg.chart text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:var(--fg)}
@@ -103,7 +107,7 @@ enum HTMLAssets {
         }
         @media print{
         body{font-size:10pt}
-        .controls,.noprint{display:none!important}
+        .controls,.noprint,.pager button{display:none!important}
         header.verdict,.badge,svg.chart,svg.spark{print-color-adjust:exact;-webkit-print-color-adjust:exact}
         main{padding:0 8px;max-width:none}
         details>summary{list-style:none}
@@ -113,55 +117,5 @@ enum HTMLAssets {
         a{color:inherit;text-decoration:none}
         td.value{max-width:none}
         }
-        """
-
-    static let js = """
-        (function () {
-          "use strict";
-          var root = document.documentElement;
-          var island = document.getElementById("report-data");
-          var data;
-          try { data = JSON.parse(island.textContent); } catch (e) { return; }
-          root.setAttribute("data-js", "ready");
-          if (getComputedStyle(root).getPropertyValue("--auditor-css").trim() === "1") root.setAttribute("data-css", "ok");
-          function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
-          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message, f["new"] === true ? "new" : null]); }
-          var ruleText = data.rules.map(function (r) { return lower([r.id, r.entity, r.attribute, r.kind, r.severity, r.status, r.summary, String(r.code), r.definedAt, r.trend && r.trend.jumped ? "jumped" : null]); });
-          var rows = Array.prototype.slice.call(document.querySelectorAll("[data-rule],[data-record]"));
-          var details = Array.prototype.slice.call(document.querySelectorAll("details"));
-          var controls = document.getElementById("controls");
-          var input = document.getElementById("filter");
-          var failingOnly = document.getElementById("failing-only");
-          var status = document.getElementById("filter-status");
-          controls.hidden = false;
-          function textOf(el) {
-            var r = el.getAttribute("data-rule"), s = el.getAttribute("data-sample"), k = el.getAttribute("data-record");
-            if (k !== null) { var rec = data.records[+k]; return lower([rec.entity, rec.location.text, rec.key].concat(rec.findings.map(findingText))); }
-            var rule = data.rules[+r];
-            if (s !== null) return ruleText[+r] + " " + findingText(rule.samples[+s]);
-            return ruleText[+r] + " " + rule.samples.map(findingText).join(" ");
-          }
-          var texts = rows.map(textOf);
-          function apply() {
-            var terms = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
-            var only = failingOnly.checked;
-            var shown = { rule: 0, sample: 0, record: 0 }, total = { rule: 0, sample: 0, record: 0 };
-            rows.forEach(function (el, i) {
-              var kind = el.hasAttribute("data-record") ? "record" : el.hasAttribute("data-sample") ? "sample" : "rule";
-              var ok = terms.every(function (t) { return texts[i].indexOf(t) >= 0; }) && (!only || el.getAttribute("data-failing") === "1");
-              if (el.tagName !== "DETAILS") { total[kind] += 1; if (ok) shown[kind] += 1; }
-              el.hidden = !ok;
-            });
-            var active = terms.length > 0 || only;
-            status.textContent = active ? "Showing " + shown.rule + " of " + total.rule + " rules, " + shown.sample + " of " + total.sample + " samples, " + shown.record + " of " + total.record + " records" : "";
-          }
-          input.addEventListener("input", apply);
-          failingOnly.addEventListener("change", apply);
-          document.getElementById("expand").addEventListener("click", function () { details.forEach(function (d) { d.open = true; }); });
-          document.getElementById("collapse").addEventListener("click", function () { details.forEach(function (d) { d.open = false; }); });
-          var saved = null;
-          window.addEventListener("beforeprint", function () { saved = details.map(function (d) { return d.open; }); details.forEach(function (d) { d.open = true; }); });
-          window.addEventListener("afterprint", function () { if (saved) details.forEach(function (d, i) { d.open = saved[i]; }); saved = null; });
-        })();
         """
 }

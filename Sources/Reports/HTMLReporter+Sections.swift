@@ -139,7 +139,7 @@ extension HTMLReporter.Page {
         let marked = report.baseline != nil
         out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th>"
             + (marked ? "<th>Baseline</th>" : "") + "</tr></thead><tbody>\n"
-        for (j, f) in rule.samples.enumerated() {
+        for (j, f) in rule.samples.prefix(HTMLReporter.eagerRows).enumerated() {
             out += "<tr data-rule=\"\(i)\" data-sample=\"\(j)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td class=\"loc mono\">\(HTMLText.escaped(f.location.description))</td>"
                 + "<td class=\"key mono\">\(HTMLText.escaped(f.key ?? ""))</td>"
@@ -147,7 +147,7 @@ extension HTMLReporter.Page {
                 + "<td class=\"msg\">\(HTMLText.escaped(f.message))</td>"
                 + (marked ? "<td>\(newBadge(f))</td>" : "") + "</tr>\n"
         }
-        out += "</tbody></table>\n"
+        out += "</tbody></table>\n" + lazyNote(rule.samples.count, "sample")
         let hidden = rule.violations - rule.samples.count - rule.suppressed
         if rule.suppressed > 0 {
             out += "<p class=\"more\">\(NumberText.grouped(rule.suppressed)) more findings of this rule suppressed: "
@@ -175,7 +175,7 @@ extension HTMLReporter.Page {
             out += "<details class=\"entity\" open><summary><h3>\(HTMLText.escaped(name))</h3><span class=\"meta\">"
                 + "\(NumberText.grouped(indexed.count)) of \(Plural.count(total, "record")) with findings shown</span></summary>\n"
             out += "<table class=\"records\"><thead><tr><th>Location</th><th>Key</th><th>Findings</th></tr></thead><tbody>\n"
-            for (k, record) in indexed {
+            for (k, record) in indexed.prefix(HTMLReporter.eagerRows) {
                 let failing = record.findings.contains { f in ruleIndex[f.ruleID].map { fails(report.rules[$0]) } ?? false }
                 out += "<tr data-record=\"\(k)\" data-failing=\"\(failing ? 1 : 0)\">"
                     + "<td class=\"loc mono\">\(HTMLText.escaped(record.location.description))</td>"
@@ -191,7 +191,7 @@ extension HTMLReporter.Page {
                 }
                 out += "</ul></td></tr>\n"
             }
-            out += "</tbody></table>\n"
+            out += "</tbody></table>\n" + lazyNote(indexed.count, "record")
             if total > indexed.count {
                 out += "<p class=\"more\">\(NumberText.grouped(total - indexed.count)) more records with findings not shown.</p>\n"
             }

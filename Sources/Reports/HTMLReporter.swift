@@ -10,7 +10,11 @@ import Auditor
 /// badge; then each violated rule's samples, new ones marked); the
 /// per-record view (every finding of one record together); a footer. A small inline script
 /// adds a filter box, a "failing only" switch and expand/collapse buttons; without it every
-/// section is open and readable, and printing opens every section.
+/// section is open and readable, and printing opens every section. A samples or records table
+/// longer than ``eagerRows`` has only its first rows as markup (with a note saying how many
+/// more the data holds); the script renders the rest from the embedded JSON as the reader
+/// scrolls, and its filter searches the JSON, so a report with 100,000 findings loads quickly
+/// and weighs about as much as the JSON report.
 ///
 /// Safety (CONVENTIONS rule 8): every data-derived string goes through ``HTMLText/escaped(_:)``
 /// (attribute values are always double-quoted, data never reaches an `href`, an `id` or a

@@ -1,0 +1,31 @@
+import Auditor
+
+extension HTMLReporter {
+    /// The most rows of one samples or records table written as markup.
+    ///
+    /// A larger table (`--max-samples` above this) gets only its first rows as markup: they are
+    /// what a reader without JavaScript, and a printout, sees. The other rows are rendered by
+    /// the page's script from the embedded JSON, a page at a time as the reader scrolls (or
+    /// presses *Show more*), and the filter searches all of them. So a page with 100,000
+    /// findings holds a few hundred table rows at load, not 100,000, and weighs about as much
+    /// as the JSON report.
+    public static let eagerRows = 100
+}
+
+extension HTMLReporter.Page {
+    /// Under a table of `total` samples or records of which only the first
+    /// ``HTMLReporter/eagerRows`` are markup: a note for readers without JavaScript (and
+    /// printouts), and the pager the script shows instead. Nothing for a table written whole.
+    /// - Parameters:
+    ///   - total: The rows the table has in the embedded JSON.
+    ///   - noun: `sample` or `record`.
+    func lazyNote(_ total: Int, _ noun: String) -> String {
+        let shown = HTMLReporter.eagerRows
+        guard total > shown else { return "" }
+        return "<p class=\"more lazy-note\">The first \(NumberText.grouped(shown)) of \(NumberText.grouped(total)) "
+            + "\(noun)s are shown; the other \(NumberText.grouped(total - shown)) are in the data embedded in this page "
+            + "(<span class=\"mono\">script#report-data</span>): with JavaScript they appear as you scroll.</p>\n"
+            + "<div class=\"pager\" hidden><span class=\"pager-status\" aria-live=\"polite\"></span> "
+            + "<button type=\"button\" class=\"pager-more\">Show more</button></div>\n"
+    }
+}
