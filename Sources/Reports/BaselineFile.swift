@@ -7,7 +7,7 @@ import Foundation
 /// The file is only read, never written, so it may be the same path a later step of the run
 /// writes its report to (`--baseline report.json --output report.json`): the CLI loads the
 /// baseline before the audit starts.
-public enum BaselineFile {
+package enum BaselineFile {
     /// The first report schema version that lists every finding's fingerprint.
     public static let firstVersionWithFingerprints = (major: 1, minor: 2)
 

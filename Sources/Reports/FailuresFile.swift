@@ -15,7 +15,7 @@ import Foundation
 /// `@unchecked Sendable`: ``FindingSink`` guarantees that `receive` and `finish` are called
 /// one at a time on the audit thread; `discard` is called by the CLI after the audit
 /// returned or threw. No two threads ever touch the state at once.
-public final class FailuresFile: FindingSink, @unchecked Sendable {
+package final class FailuresFile: FindingSink, @unchecked Sendable {
     public let path: String
     public let format: FailuresFormat
     /// Whether CSV cells are neutralised against formula injection (CONVENTIONS rule 9).
@@ -78,7 +78,7 @@ public final class FailuresFile: FindingSink, @unchecked Sendable {
 }
 
 /// The formats of ``FailuresFile``.
-public enum FailuresFormat: String, Sendable {
+package enum FailuresFormat: String, Sendable {
     case jsonl
     case csv
 

@@ -14,7 +14,7 @@ import Auditor
 /// A path matches when it reaches the same file however it is named (a symbolic link, a hard
 /// link, `..`: same device and inode), or, for a file that does not exist yet, when its real
 /// folder and name are those of a protected path (a sidecar SQLite would create later).
-public struct ProtectedFiles: Sendable {
+package struct ProtectedFiles: Sendable {
     /// One protected path and what it is, for messages (`the input of source 'people'`).
     public struct Entry: Sendable, Equatable {
         public var path: String

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+@_spi(Testing) import Readers
 import Testing
 
 /// The XML reader through the conformance suite: every test reads with chunk sizes 1, 2, 7

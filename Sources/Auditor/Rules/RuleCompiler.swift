@@ -291,12 +291,12 @@ public enum RuleCompiler {
     }
 
     /// Core Data's validation codes where one fits; ours (2xxx) otherwise (``FindingCode``).
-    public static func defaultCode(_ kind: ConstraintKind, _ type: ValueType) -> Int {
+    package static func defaultCode(_ kind: ConstraintKind, _ type: ValueType) -> Int {
         defaultFindingCode(kind, type).rawValue
     }
 
     /// The code of a constraint kind on an attribute of a type: each constraint its own.
-    public static func defaultFindingCode(_ kind: ConstraintKind, _ type: ValueType) -> FindingCode {
+    package static func defaultFindingCode(_ kind: ConstraintKind, _ type: ValueType) -> FindingCode {
         let isDate = type == .date || type == .datetime
         switch kind {
         case .required: return .required
@@ -324,7 +324,7 @@ public enum RuleCompiler {
     }
 
     /// The built-in message of a constraint kind.
-    public static func defaultMessage(_ kind: ConstraintKind, _ type: ValueType) -> String {
+    package static func defaultMessage(_ kind: ConstraintKind, _ type: ValueType) -> String {
         let isDate = type == .date || type == .datetime
         switch kind {
         case .required: return "{field} is required but missing."

@@ -31,7 +31,7 @@ import Darwin
 /// At the end, ``finish()`` checks that the file did not change while it was read
 /// (``FileChangeWatch``: `.transient`, exit 75), that the record path matched and that every
 /// field was found (`XMLReader+Shape.swift`: `.malformedInput`, exit 65).
-public final class XMLReader: RecordReader {
+@_spi(Testing) public final class XMLReader: RecordReader {
     public let schema: Schema
     public var locationStyle: LocationStyle { .line }
     public var structuralRules: [StructuralRule] { [Self.repeatedFieldRule] }
