@@ -44,7 +44,7 @@ public struct Finding: Sendable, Equatable {
     public var value: String?
     /// The rule's message with its parameters substituted.
     public var message: String
-    /// The stable identity of this finding (see ``Fingerprint``), when the audit collected them.
+    /// The stable identity of this finding (see `Fingerprint`), when the audit collected them.
     public var fingerprint: UInt64?
     /// Against a baseline: true when the baseline did not have this finding.
     public var isNew: Bool?

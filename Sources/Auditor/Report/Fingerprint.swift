@@ -99,7 +99,7 @@ extension RuleOutcome {
     public var fingerprintKey: String { Fingerprint.ruleKey(id: id, entity: entity, source: source) }
 }
 
-/// Every finding's fingerprint, by rule key (``Fingerprint/ruleKey(id:entity:source:)``; each
+/// Every finding's fingerprint, by rule key (`Fingerprint.ruleKey(id:entity:source:)`; each
 /// list sorted ascending, no repeats).
 public struct FingerprintSet: Sendable, Equatable {
     public var byRule: [String: [UInt64]]

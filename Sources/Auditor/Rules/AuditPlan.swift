@@ -1,5 +1,5 @@
 /// The compiled, immutable form of a rules file: every name checked, every constant parsed,
-/// every message template parsed. Bound to a reader's schema with ``EntityPlan/bind(schema:structural:)``.
+/// every message template parsed. Bound to a reader's schema with `EntityPlan.bind(schema:structural:)`.
 public struct AuditPlan: Sendable {
     public var rulesPath: String
     package var sources: [SourceSpec]
