@@ -1,6 +1,6 @@
 /// Where each attribute of an entity is in a chunk, and its declared type: built once per
 /// bound reader (names resolve to columns at bind time, never per record).
-package struct RecordLayout: Sendable {
+public struct RecordLayout: Sendable {
     public struct Field: Sendable, Equatable {
         /// The column in the chunk.
         public var column: Int
@@ -51,9 +51,9 @@ public struct RecordView: Sendable {
     public let chunk: RecordChunk
     /// The record's index within the chunk.
     public let row: Int
-    package let layout: RecordLayout
+    public let layout: RecordLayout
 
-    package init(chunk: RecordChunk, row: Int, layout: RecordLayout) {
+    public init(chunk: RecordChunk, row: Int, layout: RecordLayout) {
         self.chunk = chunk
         self.row = row
         self.layout = layout

@@ -94,7 +94,7 @@ public struct EntityHooks: Sendable {
     /// - Returns: The violations sorted by row, then rule (``ruleIDs`` order), then in the
     ///   order the hook returned them.
     /// - Complexity: O(records × hooks) calls; each builds the ``Value``s it reads.
-    package func evaluate(_ chunk: RecordChunk, layout: RecordLayout, excluded: [Bool]? = nil) -> [HookViolation] {
+    public func evaluate(_ chunk: RecordChunk, layout: RecordLayout, excluded: [Bool]? = nil) -> [HookViolation] {
         guard !isEmpty else { return [] }
         var out = [HookViolation]()
         let offset = attributeValidators.count
