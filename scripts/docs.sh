@@ -10,6 +10,13 @@ docc=$(command -v docc || echo "$(dirname "$(command -v swift)")/docc")
 [ -x "$docc" ] || { echo "docs.sh: no docc in the toolchain (looked next to swift)" >&2; exit 69; }
 
 # Public symbols only, as a library user sees them (SPI and package symbols are left out).
+# dump-symbol-graph reads every module of the package, the test modules included, so they
+# must be built (incremental after `swift build --build-tests`, as in .ci/run).
+if ! out=$(swift build --build-tests 2>&1); then
+    printf '%s\n' "$out" >&2
+    echo "docs.sh: the package does not build; fix that first" >&2
+    exit 1
+fi
 swift package dump-symbol-graph --skip-inherited-docs --minimum-access-level public >/dev/null
 graphs=$(swift build --show-bin-path)/../symbolgraph
 [ -d "$graphs" ] || graphs=.build/$(uname -m)-unknown-linux-gnu/symbolgraph
