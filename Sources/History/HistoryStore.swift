@@ -21,7 +21,7 @@ import Foundation
 /// anything is written; each run is recorded in one `BEGIN IMMEDIATE` transaction.
 ///
 /// Not `Sendable`: one store is used from one thread.
-public final class HistoryStore {
+package final class HistoryStore {
     /// Whether the store may create and write the file.
     public enum Access: Sendable {
         /// Create the file when missing, upgrade an older schema, record runs.

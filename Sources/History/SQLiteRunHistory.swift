@@ -16,8 +16,9 @@ public final class SQLiteRunHistory: RunHistory {
     /// A history at `path`, opened on first use.
     /// - Parameters:
     ///   - path: The database file (created when missing).
-    ///   - busyTimeout: Milliseconds to wait for another process's lock.
-    public init(path: String, busyTimeout: Int32 = HistoryStore.busyTimeoutMilliseconds) {
+    ///   - busyTimeout: Milliseconds to wait for another process's lock (15 s by default: two
+    ///     nightly jobs on one history wait for each other instead of failing).
+    public init(path: String, busyTimeout: Int32 = 15_000) {
         self.path = path
         self.busyTimeout = busyTimeout
     }

@@ -7,9 +7,12 @@ import Foundation
 /// The file is only read, never written, so it may be the same path a later step of the run
 /// writes its report to (`--baseline report.json --output report.json`): the CLI loads the
 /// baseline before the audit starts.
-public enum BaselineFile {
+package enum BaselineFile {
     /// The first report schema version that lists every finding's fingerprint.
     public static let firstVersionWithFingerprints = (major: 1, minor: 2)
+    /// The newest major schema version this reader reads: 2.0 changed only the shape of
+    /// locations, which a baseline never reads, so 1.2 and later and every 2.x are baselines.
+    public static let latestMajor = 2
 
     /// The fingerprints of a JSON report.
     ///
@@ -70,11 +73,11 @@ public enum BaselineFile {
             throw AuditError(.malformedInput, "the baseline report has an invalid schemaVersion '\(clipped(version, 20))'",
                              location: path)
         }
-        guard major == firstVersionWithFingerprints.major else {
+        guard (firstVersionWithFingerprints.major ... latestMajor).contains(major) else {
             throw AuditError(.malformedInput, "the baseline report has schema version \(version), which this auditor does "
-                             + "not read (it reads 1.x); write the baseline again with this auditor", location: path)
+                             + "not read (it reads 1.x and 2.x); write the baseline again with this auditor", location: path)
         }
-        if minor < firstVersionWithFingerprints.minor {
+        if major == firstVersionWithFingerprints.major, minor < firstVersionWithFingerprints.minor {
             let writer = ((document["tool"] as? [String: Any])?["version"] as? String).map { "auditor \(clipped($0, 20))" }
                 ?? "an older auditor"
             throw AuditError(.malformedInput, "the baseline report has no fingerprints: \(writer) wrote it with report "

@@ -18,7 +18,7 @@ import Darwin
 ///
 /// ``resolve(flag:environment:isTTY:)`` is a pure function so every step is testable;
 /// ``forStream(_:flag:environment:)`` adds the `isatty` call for the CLI.
-public struct ColorChoice: Sendable, Equatable {
+package struct ColorChoice: Sendable, Equatable {
     /// The `--color` flag's values.
     public enum Flag: String, Sendable, CaseIterable {
         case always

@@ -3,7 +3,7 @@ import Foundation
 
 /// Values the shell completion scripts ask the binary for (`auditor ---completion …`), for
 /// options whose values depend on the disk: `--report FORMAT:PATH` and `--locale`.
-public enum Completions {
+package enum Completions {
     /// `--report`: the formats followed by `:` until a `:` is typed, then `FORMAT:` followed by
     /// the files and folders (with a trailing `/`) that start with what follows the colon.
     ///

@@ -15,7 +15,7 @@ import Foundation
 /// `@unchecked Sendable`: ``FindingSink`` guarantees that `receive` and `finish` are called
 /// one at a time on the audit thread; `discard` is called by the CLI after the audit
 /// returned or threw. No two threads ever touch the state at once.
-public final class FailuresFile: FindingSink, @unchecked Sendable {
+package final class FailuresFile: FindingSink, @unchecked Sendable {
     public let path: String
     public let format: FailuresFormat
     /// Whether CSV cells are neutralised against formula injection (CONVENTIONS rule 9).
@@ -78,7 +78,7 @@ public final class FailuresFile: FindingSink, @unchecked Sendable {
 }
 
 /// The formats of ``FailuresFile``.
-public enum FailuresFormat: String, Sendable {
+package enum FailuresFormat: String, Sendable {
     case jsonl
     case csv
 
@@ -92,7 +92,8 @@ public enum FailuresFormat: String, Sendable {
 }
 
 /// One JSON object per violating record, on one line:
-/// `{"entity","location":{path,line,table,rowid,record,text},"key","findings":[{rule,code,severity,attribute,value,message}]}`.
+/// `{"entity","location":{path,locator,record,text},"key","findings":[{rule,code,severity,attribute,value,message}]}`
+/// (`location` as in the JSON report).
 /// Strings are escaped as in the JSON report (controls, U+2028/U+2029 as `\u…`), so a line
 /// never contains a raw line break.
 enum FailuresJSONL {
@@ -117,7 +118,9 @@ enum FailuresJSONL {
 
 /// One CSV row per finding (RFC 4180: every field quoted, inner quotes doubled, CRLF line
 /// ends), columns `entity,path,line,table,rowid,record,key,rule,code,severity,attribute,value,message`.
-/// A missing value is an empty field.
+/// A missing value is an empty field. The location columns keep their names from before
+/// locations were source-neutral: `line` is the line (CSV, XML), `table` the container of a
+/// keyed record (an SQLite table, a Core Data entity) and `rowid` its key's value.
 ///
 /// Formula neutralisation (CONVENTIONS rule 9, OWASP "CSV injection"): a text cell that
 /// starts with `=`, `+`, `-`, `@`, TAB, CR or LF gets a leading `'`, so a spreadsheet shows it
@@ -133,7 +136,7 @@ enum FailuresCSV {
         for f in record.findings {
             let cells = [
                 field(record.entity, formulaEscape), field(l.path, formulaEscape), quoted(l.line.map(String.init) ?? ""),
-                field(l.table ?? "", formulaEscape), quoted(l.rowid.map(String.init) ?? ""), quoted(String(l.record)),
+                field(l.container ?? "", formulaEscape), quoted(l.keyValue.map(String.init) ?? ""), quoted(String(l.record)),
                 field(record.key ?? "", formulaEscape), field(f.ruleID, formulaEscape), quoted(String(f.code)),
                 quoted(f.severity.rawValue), field(f.attribute ?? "", formulaEscape), field(f.value ?? "", formulaEscape),
                 field(f.message, formulaEscape),
@@ -160,5 +163,19 @@ enum FailuresCSV {
     /// `"text"` with inner quotes doubled.
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+private extension RecordLocation {
+    /// The table or entity of a keyed record (the CSV's `table` column).
+    var container: String? {
+        if case .key(let container, _, _) = locator { return container }
+        return nil
+    }
+
+    /// The key's value of a keyed record (the CSV's `rowid` column).
+    var keyValue: Int64? {
+        if case .key(_, _, let value) = locator { return value }
+        return nil
     }
 }

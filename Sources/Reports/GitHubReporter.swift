@@ -79,7 +79,9 @@ public struct GitHubReporter: Reporter {
             for (rule, list) in zip(ordered, samples) where j < list.count {
                 let f = list[j]
                 var message = f.message
-                if let table = f.location.table, let rowid = f.location.rowid { message += " (table \(table), rowid \(rowid))" }
+                if case .key(let container, let name, let value) = f.location.locator {
+                    message += " (" + Self.keyPhrase(container, name, value) + ")"
+                }
                 if let key = f.key { message += " [\(key)]" }
                 if rule.status == .tolerated { message += " (tolerated: \(rule.threshold.description))" }
                 var level = Self.level(rule)
@@ -102,5 +104,13 @@ public struct GitHubReporter: Reporter {
                          + "(GitHub shows \(maxPerLevel) per level and step); the job summary and the other reports list more")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension GitHubReporter {
+    /// A record's key location in words, for CI messages: `table people, rowid 7` for an SQLite
+    /// rowid, `Person Z_PK=42` for another key.
+    static func keyPhrase(_ container: String, _ name: String, _ value: Int64) -> String {
+        name == "rowid" ? "table \(container), rowid \(value)" : "\(container) \(name)=\(value)"
     }
 }

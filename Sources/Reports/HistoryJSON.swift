@@ -11,7 +11,7 @@ import Auditor
 ///   "rules": [ { "id": "P.name.minLength", "counts": [2, 9], "median": 2, "latest": 9, "jumped": true,
 ///                "points": [ { "run": 2, "violations": 2, "new": 1, "existing": 1, "resolved": 2, … } ] } ] }
 /// ```
-public struct HistoryJSON: Sendable {
+package struct HistoryJSON: Sendable {
     public init() {}
 
     public func render(_ history: HistoryOverview) -> String {

@@ -19,7 +19,7 @@ import Auditor
 /// database (rule ids, entities, paths, outcomes) goes through ``TerminalText/escaped(_:)``: a
 /// history is a file anyone could have edited. `-` marks a value the run did not have (no
 /// earlier run for the median, no baseline for NEW).
-public struct HistoryText: Sendable {
+package struct HistoryText: Sendable {
     /// Draw sparklines with ASCII characters instead of Unicode blocks.
     public var ascii: Bool
 

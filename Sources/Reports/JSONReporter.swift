@@ -15,7 +15,14 @@ import Auditor
 public struct JSONReporter: Reporter {
     /// The version of `schemas/report.schema.json` this reporter writes.
     ///
-    /// 1.3 adds, and only adds, rule `codes` (every code of the rule, `code` first), rule
+    /// 2.0 makes locations source-neutral (issue 14): a location is `path`, `locator`, `record`
+    /// and `text`, where `locator` is `{"kind": "line", "line"}` (CSV), `{"kind": "element",
+    /// "element", "line"}` (XML), `{"kind": "key", "container", "key", "value"}` (an SQLite
+    /// table and rowid, a Core Data entity and `Z_PK`) or null; the 1.x `line`, `table` and
+    /// `rowid` (null where they did not apply) are gone. Nothing else changed: a 1.x report
+    /// is still a `--baseline` (``BaselineFile`` reads fingerprints, which never held a location).
+    ///
+    /// 1.3 added, and only added, rule `codes` (every code of the rule, `code` first), rule
     /// `suppressed` (violations that a root-cause finding stands for) and record `code` (1560 for
     /// a record with several findings, else its finding's code).
     ///
@@ -29,7 +36,7 @@ public struct JSONReporter: Reporter {
     /// reject the new keys, so the number must change). Kept here, next to the writer, rather
     /// than read from ``AuditReport/schemaVersion`` so that the schema, this writer and their
     /// tests move together.
-    public static let schemaVersion = "1.3"
+    public static let schemaVersion = "2.0"
 
     /// Always `json`.
     public var format: String { "json" }
@@ -254,11 +261,25 @@ public struct JSONReporter: Reporter {
     static func location(_ location: RecordLocation) -> JSONValue {
         .object([
             "path": .string(location.path),
-            "line": .integer(location.line),
-            "table": .string(location.table),
-            "rowid": .integer(location.rowid),
+            "locator": locator(location.locator),
             "record": .integer(location.record),
             "text": .string(location.description),
         ])
+    }
+
+    /// `{"kind": "line", "line"}`, `{"kind": "element", "element", "line"}`,
+    /// `{"kind": "key", "container", "key", "value"}`, or null (schema 2.0).
+    static func locator(_ locator: RecordLocator?) -> JSONValue {
+        switch locator {
+        case .line(let line):
+            return .object(["kind": .string("line"), "line": .integer(line)])
+        case .element(let path, let line):
+            return .object(["kind": .string("element"), "element": .string(path), "line": .integer(line)])
+        case .key(let container, let name, let value):
+            return .object(["kind": .string("key"), "container": .string(container), "key": .string(name),
+                            "value": .integer(value)])
+        case nil:
+            return .null
+        }
     }
 }

@@ -25,7 +25,7 @@ import Auditor
 ///   process is gone) are removed the next time the same output is written.
 ///
 /// Not `Sendable`: one writer is used from one thread.
-public final class OutputFile {
+package final class OutputFile {
     /// The path as the user gave it (messages use it).
     public let path: String
     /// What the file is, for messages (`the report`).

@@ -9,7 +9,7 @@ import Auditor
 
 /// What an output path names once its symbolic links are followed, decided before anything is
 /// written (see ``OutputFile``).
-public enum OutputTarget: Equatable, Sendable {
+package enum OutputTarget: Equatable, Sendable {
     /// An open descriptor of this process: `-` (standard output), `/dev/stdout`, `/dev/stderr`,
     /// `/dev/fd/N`, `/proc/self/fd/N`. Written directly; never closed, never renamed over.
     case descriptor(Int32)

@@ -1,7 +1,7 @@
 import Auditor
 
 /// Renders an `auditor profile` result as text, JSON or a self-contained HTML page.
-public enum ProfileRenderer {
+package enum ProfileRenderer {
     /// The JSON document (`schemaVersion` 1): sources with their columns, dependencies,
     /// foreign keys and suggested rules with their flagged outliers.
     public static func json(_ report: ProfileReport) -> String {

@@ -9,7 +9,7 @@ import Foundation
 /// `TERM=dumb` (Emacs' shell, some CI consoles) understands no cursor or line-clearing codes:
 /// there each line is plain text ending in a newline, at most one a second, and nothing is
 /// cleared at the end.
-public enum ProgressDisplay {
+package enum ProgressDisplay {
     /// Whether the terminal understands no control codes (`TERM=dumb`).
     public static func isDumb(_ environment: [String: String]) -> Bool {
         environment["TERM"] == "dumb"

@@ -1,6 +1,6 @@
 /// Input paths as CI systems want them: relative to the repository (the current directory of
 /// the run) and, for SARIF, as URI references.
-public enum ReportPath {
+package enum ReportPath {
     /// `path` relative to `base` when it lies inside it; otherwise unchanged. A leading `./`
     /// is dropped. Pure string work: no file system access, so reports stay deterministic.
     /// - Parameters:

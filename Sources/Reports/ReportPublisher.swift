@@ -5,7 +5,7 @@ import Foundation
 /// every extra `FORMAT:PATH` report, each atomically, and the GitHub job summary when a
 /// `github` report is asked for and `$GITHUB_STEP_SUMMARY` is set. One write that fails does
 /// not stop the others. What `auditor run` does after its session.
-public struct ReportPublisher {
+package struct ReportPublisher {
     /// The main report's format.
     public var format: String
     /// The main report's file; nil or `-` is standard output.

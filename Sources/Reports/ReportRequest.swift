@@ -2,7 +2,7 @@ import Foundation
 import Auditor
 
 /// `--report FORMAT:PATH`.
-public enum ReportRequest {
+package enum ReportRequest {
     /// Splits at the first `:`; nil when either side is empty.
     public static func parse(_ text: String) -> (format: String, path: String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
@@ -44,7 +44,7 @@ public enum ReportRequest {
 /// Appending cannot be atomic, so the file is checked like every output first: never an audited
 /// input, the rules file or their sidecars (however reached), and opened without blocking, so a
 /// FIFO that no process reads is an error, not a hang.
-public enum StepSummary {
+package enum StepSummary {
     /// Appends the summary of `report` to the file at `path`.
     /// - Throws: ``AuditError``: `.usage` when `path` reaches a protected file,
     ///   `.cannotCreateOutput` when it cannot be opened or written, or is already full.

@@ -4,7 +4,7 @@ import Foundation
 /// `-vv`: the lines of a run's trace on stderr, one `auditor: trace:` line per step, so a user
 /// can see how the run was set up and where its time went. `-v` only adds detail to the
 /// reports themselves.
-public enum RunTrace {
+package enum RunTrace {
     /// Trace lines ready for stderr: each escaped (data never forges a line) and prefixed.
     public static func text(_ lines: [String]) -> String {
         lines.map { "auditor: trace: " + TerminalText.escaped($0) + "\n" }.joined()

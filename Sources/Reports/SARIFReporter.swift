@@ -207,11 +207,11 @@ public struct SARIFReporter: Reporter {
         var text = f.message
         var logical: JSONValue?
         let recordKey: String
-        if let table = f.location.table, let rowid = f.location.rowid {
-            text += " (table \(table), rowid \(rowid))"
-            logical = .object(["name": .string("rowid=\(rowid)"), "fullyQualifiedName": .string("\(table)/rowid=\(rowid)"),
+        if case .key(let container, let name, let value) = f.location.locator {
+            text += " (" + GitHubReporter.keyPhrase(container, name, value) + ")"
+            logical = .object(["name": .string("\(name)=\(value)"), "fullyQualifiedName": .string("\(container)/\(name)=\(value)"),
                                "kind": .string("row")])
-            recordKey = f.key ?? "\(table)/rowid=\(rowid)"
+            recordKey = f.key ?? "\(container)/\(name)=\(value)"
         } else {
             recordKey = f.key ?? "#\(f.location.record)"
         }

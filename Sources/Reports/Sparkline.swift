@@ -54,7 +54,7 @@ enum Sparkline {
 
 /// Whether the text report may draw with Unicode symbols (the trend sparkline `▁▂▃▄▅▆▇█`, `→`)
 /// or must keep to ASCII.
-public enum TextCharset {
+package enum TextCharset {
     /// Unicode when the locale's character set is UTF-8: the first non-empty of `LC_ALL`,
     /// `LC_CTYPE` and `LANG` (POSIX precedence) names `UTF-8` or `utf8`. No locale, `C` or
     /// `POSIX` (ASCII by definition) and any other character set mean ASCII.

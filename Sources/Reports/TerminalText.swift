@@ -4,7 +4,7 @@
 /// ids, summaries, reader errors) goes through ``escaped(_:)`` before a reporter prints it, so
 /// data can never start a new line (a forged `::error` workflow command, a fake "passed" line),
 /// move the cursor, or send a terminal escape sequence.
-public enum TerminalText {
+package enum TerminalText {
     /// Returns `text` with every character that could forge lines or control a terminal made
     /// visible as an escape.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Auditor
+@_spi(Testing) @testable import Auditor
 
 /// Opt-in throughput check of the two inter-property benchmark rules:
 /// `AUDITOR_BENCH=1 swift test -c release --filter ExpressionBenchmark`.

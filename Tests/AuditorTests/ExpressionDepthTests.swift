@@ -1,5 +1,5 @@
 import Testing
-@testable import Auditor
+@_spi(Testing) @testable import Auditor
 
 private typealias F = ExpressionFixture
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Auditor
+@_spi(Testing) @testable import Auditor
 
 private typealias F = ExpressionFixture
 

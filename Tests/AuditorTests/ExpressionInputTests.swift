@@ -1,5 +1,5 @@
 import Testing
-@testable import Auditor
+@_spi(Testing) @testable import Auditor
 
 /// How inputs are loaded: the text-only path against the classification of property rules,
 /// and the date parsers against their byte-by-byte specification.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Auditor
+@_spi(Testing) @testable import Auditor
 
 /// A cell value for test rows: text (CSV, XML) or an SQLite storage class.
 enum TestCell: ExpressibleByStringLiteral {

@@ -37,7 +37,7 @@ struct BundledExampleTests {
         for id in ["person.name.pattern", "person.email.pattern", "person.birthday.type"] {
             for sample in report.rules(withID: id).flatMap({ $0["samples"] as? [[String: Any]] ?? [] }) {
                 let location = try #require(sample["location"] as? [String: Any])
-                let line = try #require(integer(location["line"]))
+                let line = try #require(integer((location["locator"] as? [String: Any])?["line"]))
                 let value = try #require(sample["value"] as? String)
                 #expect(line >= 2 && line <= fileLines.count && fileLines[line - 1].contains(value),
                         "\(id): '\(value)' is not on line \(line) of people.csv")

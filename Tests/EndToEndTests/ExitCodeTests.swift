@@ -32,7 +32,7 @@ struct ExitCodeTests {
         let minLength = try #require(report.rules(withID: "P.name.minLength").first)
         #expect(integer(minLength["violations"]) == 1)
         let sample = try #require((minLength["samples"] as? [[String: Any]])?.first)
-        #expect(integer((sample["location"] as? [String: Any])?["line"]) == 2)
+        #expect(integer(((sample["location"] as? [String: Any])?["locator"] as? [String: Any])?["line"]) == 2)
         #expect(sample["value"] as? String == "Al")
         #expect(try tmp.listing("out") == ["report.json"])
     }

@@ -38,7 +38,7 @@ struct FindingCodeTests {
         #expect((rule["codes"] as? [Any])?.compactMap(integer) == [1670, 1660])
         #expect(integer(rule["violations"]) == 3)
         let samples = try #require(rule["samples"] as? [[String: Any]])
-        let byLine = samples.map { (integer(($0["location"] as? [String: Any])?["line"]) ?? 0, integer($0["code"]) ?? 0) }
+        let byLine = samples.map { (integer((($0["location"] as? [String: Any])?["locator"] as? [String: Any])?["line"]) ?? 0, integer($0["code"]) ?? 0) }
         #expect(byLine.map(\.0) == [3, 4, 5])
         #expect(byLine.map(\.1) == [1670, 1660, 1670])
         // A rule of one constraint lists one code.
@@ -52,7 +52,7 @@ struct FindingCodeTests {
         let report = try ReportJSON(Self.run(tmp, format: "json").stdout)
         let records = try #require(report.root["records"] as? [[String: Any]])
         let groups = records.map { r in
-            (integer((r["location"] as? [String: Any])?["line"]) ?? 0, integer(r["code"]) ?? 0,
+            (integer(((r["location"] as? [String: Any])?["locator"] as? [String: Any])?["line"]) ?? 0, integer(r["code"]) ?? 0,
              (r["findings"] as? [[String: Any]])?.compactMap { integer($0["code"]) } ?? [])
         }
         #expect(groups.map(\.0) == [3, 4, 5])

@@ -101,7 +101,7 @@ struct SQLiteStorageClassTests {
         for id in ["t.i.type", "t.d.type", "t.b.type"] {
             let rule = try #require(report.rules(withID: id).first, "\(id)")
             let samples = (rule["samples"] as? [[String: Any]]) ?? []
-            let got = Set(samples.compactMap { ($0["location"] as? [String: Any]).flatMap { integer($0["rowid"]) } })
+            let got = Set(samples.compactMap { (($0["location"] as? [String: Any])?["locator"] as? [String: Any]).flatMap { integer($0["value"]) } })
             let want = expected[id] ?? []
             #expect(integer(rule["violations"]) == want.count, "\(id)")
             if integer(rule["suppressed"]) ?? 0 > 0 {
@@ -144,7 +144,7 @@ struct SQLiteStorageClassTests {
         let report = try ReportJSON(run.stdout)
         let rowids = { (id: String) -> [Int] in
             ((report.rules(withID: id).first?["samples"] as? [[String: Any]]) ?? [])
-                .compactMap { ($0["location"] as? [String: Any]).flatMap { integer($0["rowid"]) } }
+                .compactMap { (($0["location"] as? [String: Any])?["locator"] as? [String: Any]).flatMap { integer($0["value"]) } }
         }
         #expect(rowids("t.n.type") == [2, 4])
         #expect(rowids("t.n.max") == [3])

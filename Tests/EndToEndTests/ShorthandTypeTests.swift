@@ -86,7 +86,7 @@ struct ShorthandTypeTests {
         #expect(integer(age["code"]) == 2001)
         let sample = try #require((age["samples"] as? [[String: Any]])?.first)
         #expect(sample["value"] as? String == "abc")
-        #expect(integer((sample["location"] as? [String: Any])?["line"]) == 3)
+        #expect(integer(((sample["location"] as? [String: Any])?["locator"] as? [String: Any])?["line"]) == 3)
         let start = try #require(report.rules(withID: "Person.start.type").first)
         #expect(integer(start["violations"]) == 1)
         #expect(integer(start["code"]) == 1650)

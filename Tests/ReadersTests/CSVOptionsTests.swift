@@ -1,5 +1,5 @@
 import Auditor
-import Readers
+@_spi(Testing) import Readers
 import Testing
 
 /// Hand-built configuration nodes (the core has no YAML loader for tests to use).

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+@_spi(Testing) import Readers
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Auditor
 import CXMLShim
 import Foundation
-import Readers
+@_spi(Testing) import Readers
 import Testing
 
 /// Hostile and broken documents: nothing leaks, nothing expands, every failure is

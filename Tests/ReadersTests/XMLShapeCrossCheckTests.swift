@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+@_spi(Testing) import Readers
 import Testing
 
 /// The record-path verdict and the records' "columns" against an independent reading of the

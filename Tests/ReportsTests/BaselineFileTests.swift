@@ -36,6 +36,39 @@ struct BaselineFileTests {
         #expect(loaded.count == report.rules.reduce(0) { $0 + $1.violations })
     }
 
+    /// Schema 2.0 changed only the shape of locations; a report that the previous version wrote
+    /// (1.3, with `line`, `table` and `rowid` in every location) is still a baseline, with the
+    /// same fingerprints.
+    @Test("a 1.3 report with the old location shape is still a baseline")
+    func previousMajor() throws {
+        let report = Fixture.baseline.report
+        var document = try #require(try JSONSerialization.jsonObject(
+            with: Data(JSONReporter().render(report).utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? String == "2.0")
+        func oldShape(_ value: Any) -> Any {
+            if var object = value as? [String: Any] {
+                if let locator = object["locator"], object["text"] != nil {
+                    let l = locator as? [String: Any]
+                    object["locator"] = nil
+                    object["line"] = l?["line"] ?? NSNull()
+                    object["table"] = l?["container"] ?? NSNull()
+                    object["rowid"] = l?["value"] ?? NSNull()
+                    return object
+                }
+                return object.mapValues(oldShape)
+            }
+            if let array = value as? [Any] { return array.map(oldShape) }
+            return value
+        }
+        document = try #require(oldShape(document) as? [String: Any])
+        document["schemaVersion"] = "1.3"
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        #expect(text.contains(#""rowid":"#) && !text.contains(#""locator""#))
+        let (path, cleanup) = try Self.file(text)
+        defer { cleanup() }
+        #expect(try BaselineFile.load(path: path) == report.fingerprints)
+    }
+
     @Test("a missing file: 66, naming the path and how to create a baseline")
     func missing() throws {
         let folder = try ExternalTool.temporaryFolder("auditor-baseline")
@@ -57,7 +90,7 @@ struct BaselineFileTests {
         ("[1, 2, 3]", "not an auditor report"),
         (#"{"schemaVersion": "1.2", "tool": {"name": "other"}}"#, "not an auditor report"),
         (#"{"version": "2.1.0", "runs": []}"#, "not an auditor report"),
-        (#"{"schemaVersion": "2.0", "tool": {"name": "auditor"}, "fingerprints": {}}"#, "schema version 2.0"),
+        (#"{"schemaVersion": "3.0", "tool": {"name": "auditor"}, "fingerprints": {}}"#, "schema version 3.0"),
         (#"{"schemaVersion": "x", "tool": {"name": "auditor"}}"#, "invalid schemaVersion 'x'"),
     ])
     func unusable(_ text: String, _ expected: String) throws {

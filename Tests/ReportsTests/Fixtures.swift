@@ -24,7 +24,7 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     }
 
     static func sqlite(_ rowid: Int64, _ record: Int) -> RecordLocation {
-        RecordLocation(path: "orders.sqlite", table: "orders", rowid: rowid, record: record)
+        RecordLocation(path: "orders.sqlite", locator: .key(container: "orders", name: "rowid", value: rowid), record: record)
     }
 
     static func finding(_ rule: String, _ code: Int, _ severity: Severity, _ entity: String?,

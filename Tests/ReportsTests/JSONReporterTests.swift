@@ -115,7 +115,7 @@ struct JSONReporterTests {
             .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
         #expect(keys == ["schemaVersion", "tool", "rulesFile", "startedAt", "durationSeconds", "historyRun", "summary",
                          "baseline", "inputs", "rules", "entities", "records", "fingerprints"])
-        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"1.3\",\n"))
+        #expect(text.hasPrefix("{\n  \"schemaVersion\": \"2.0\",\n"))
         #expect(text.hasSuffix("}\n"))
     }
 

@@ -98,7 +98,11 @@ struct SARIFReporterTests {
     func stableFingerprints() throws {
         var moved = Fixture.failing.report
         for i in moved.rules.indices {
-            for j in moved.rules[i].samples.indices { moved.rules[i].samples[j].location.line? += 100 }
+            for j in moved.rules[i].samples.indices {
+                if case .line(let line) = moved.rules[i].samples[j].location.locator {
+                    moved.rules[i].samples[j].location.locator = .line(line + 100)
+                }
+            }
         }
         func prints(_ r: AuditReport) throws -> [String] {
             try Self.results(SARIFReporter().render(r)).map {

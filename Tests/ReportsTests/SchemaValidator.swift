@@ -2,7 +2,7 @@ import Foundation
 
 /// A minimal JSON Schema validator for the keywords `schemas/report.schema.json` uses
 /// (`$ref` to `#/$defs/…`, `type`, `properties`, `required`, `additionalProperties` (`false` or a schema),
-/// `items`, `enum`, `const`, `minimum`, `maximum`, `minLength`, `pattern`), so the report is
+/// `items`, `enum`, `const`, `minimum`, `maximum`, `minLength`, `pattern`, `oneOf`), so the report is
 /// checked against the schema even on a machine without Python's `jsonschema`, which runs the
 /// full draft 2020-12 check in ``SchemaTests``.
 struct SchemaValidator {
@@ -67,6 +67,14 @@ struct SchemaValidator {
                     check(member, against: additional, path: path + "/" + key, errors: &errors)
                 }
             }
+        }
+        if let alternatives = schema["oneOf"] as? [[String: Any]] {
+            let passing = alternatives.filter { alternative in
+                var scratch: [String] = []
+                check(value, against: alternative, path: path, errors: &scratch)
+                return scratch.isEmpty
+            }.count
+            if passing != 1 { errors.append("\(at): \(value) matches \(passing) of the oneOf alternatives, not exactly 1") }
         }
         if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
             for (index, element) in array.enumerated() {

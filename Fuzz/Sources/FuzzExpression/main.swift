@@ -7,7 +7,7 @@
 //   the text (line and column counted from the mark the text starts at);
 // - one that compiles evaluates every row of a chunk of valid, invalid, missing and typed
 //   values to exactly one outcome per row, and renders one text (or nil) per row.
-import Auditor
+@_spi(Testing) import Auditor
 
 let attributes = [
     ExpressionAttribute(name: "age", type: .integer), ExpressionAttribute(name: "name", type: .string),

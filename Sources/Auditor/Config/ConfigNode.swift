@@ -139,7 +139,7 @@ extension ConfigNode {
     }
 }
 
-/// A mapping being decoded: look up known keys, then call ``finish(allowed:)`` to reject
+/// A mapping being decoded: look up known keys, then call `finish(allowed:)` to reject
 /// the unknown ones with a suggestion.
 public struct ConfigMapping: Sendable {
     public let node: ConfigNode

@@ -26,11 +26,11 @@ extension BoundEntity {
         let location: String
         let found: String
         switch locationStyle {
-        case .line:
+        case .line, .element:
             subject = "the header of \(displayPath)"
             location = "\(displayPath):1:1"
             found = "Its columns"
-        case .rowid(let table):
+        case .rowid(let table), .key(let table, _):
             subject = "table '\(table)' of \(displayPath)"
             location = "\(displayPath):\(table)"
             found = "Its columns"

@@ -1,6 +1,6 @@
 /// An ``EntityPlan`` bound to one reader: attribute names resolved to column indexes, the
 /// reader's structural rules added in front of the entity's own rules.
-public struct BoundEntity: Sendable {
+package struct BoundEntity: Sendable {
     public var plan: EntityPlan
     /// Per attribute: its column in the reader's schema, -1 when the input lacks it (only
     /// allowed when a `columns:` rule reports schema drift).

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One violation found in a chunk: a record (row in the chunk) and a check.
-public struct Hit: Sendable, Equatable {
+package struct Hit: Sendable, Equatable {
     public var row: Int32
     /// Index into ``EntityPlan/checks``; `-1 - slot` for a structural issue.
     public var check: Int32
 }
 
 /// What the parallel phase produces for one chunk; merged in chunk order by ``EntityAccumulator``.
-public struct ChunkEvaluation: Sendable {
+package struct ChunkEvaluation: Sendable {
     public var chunk: RecordChunk
     /// Violations sorted by row, then check.
     public var hits: [Hit]
@@ -41,7 +41,7 @@ public struct ChunkEvaluation: Sendable {
 
 /// What the parallel phase may read besides the chunk: the finished key sets of referenced
 /// entities. Immutable while a pass runs.
-public struct PassContext: Sendable {
+package struct PassContext: Sendable {
     /// Per entity index: its provided key tables.
     public var tables: [Int: [KeyTable]] = [:]
     /// Only extract provided keys (the pre-pass of a self-referencing entity).
@@ -59,7 +59,7 @@ public struct PassContext: Sendable {
 /// Evaluates a bound entity's checks over a chunk, column by column: one classification
 /// pass per attribute (missing / wrong type / valid, parsing numbers and dates from bytes
 /// once), then one tight loop per check over the valid rows.
-public enum ChunkEvaluator {
+package enum ChunkEvaluator {
     /// - Complexity: O(records × checks); allocates only per column, never per value.
     public static func evaluate(_ entity: BoundEntity, _ chunk: RecordChunk,
                                 _ context: PassContext = PassContext()) -> ChunkEvaluation {

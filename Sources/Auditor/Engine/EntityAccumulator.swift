@@ -252,11 +252,7 @@ enum FindingBuilder {
 
     /// A record's location from its ordinal and its location number (line, rowid).
     static func location(_ e: BoundEntity, ordinal: Int, value n: Int64) -> RecordLocation {
-        switch e.locationStyle {
-        case .line: return RecordLocation(path: e.displayPath, line: Int(n), record: ordinal)
-        case .rowid(let table): return RecordLocation(path: e.displayPath, table: table, rowid: n, record: ordinal)
-        case .ordinal: return RecordLocation(path: e.displayPath, record: ordinal)
-        }
+        RecordLocation(path: e.displayPath, style: e.locationStyle, value: n, record: ordinal)
     }
 
     /// `id=1043` (several key attributes joined by `, `); nil without a key.
@@ -279,8 +275,9 @@ enum FindingBuilder {
     /// Renders a location number of this entity's source for messages (`line 17`).
     static func describe(_ e: BoundEntity, location n: Int64) -> String {
         switch e.locationStyle {
-        case .line: return "line \(n)"
+        case .line, .element: return "line \(n)"
         case .rowid: return "rowid \(n)"
+        case .key(_, let name): return "\(name) \(n)"
         case .ordinal: return "record \(n)"
         }
     }

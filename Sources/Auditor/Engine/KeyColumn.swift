@@ -1,6 +1,6 @@
 /// The keys of one key shape for the rows of a chunk that have a complete, valid key.
 /// A row's key is an `Int64` (`starts[k] < 0`) or encoded bytes `bytes[starts[k]..<ends[k]]`.
-public struct KeyColumn: Sendable {
+package struct KeyColumn: Sendable {
     public var rows: [Int32] = []
     public var ints: [Int64] = []
     public var starts: [Int32] = []

@@ -10,7 +10,7 @@
 /// Built on one thread (the audit thread, in chunk order), then read from many.
 /// `@unchecked Sendable`: it is only mutated by ``insert(_:location:)`` on the audit thread
 /// before it is shared; after that every access is a read.
-public final class KeyTable: @unchecked Sendable {
+package final class KeyTable: @unchecked Sendable {
     /// All state lives in one struct, and its accesses are not checked at run time
     /// (`@exclusivity(unchecked)`): a check per insert cost ~17M instructions of a 200k-row
     /// audit (swift_beginAccess, AccessSet::insert, swift_endAccess). No access can overlap

@@ -411,12 +411,7 @@ final class LifecycleTally {
             n += 1
             let value = index.table.locations[p]
             let ordinal = index.ordinals[p]
-            let location: RecordLocation
-            switch index.locationStyle {
-            case .line: location = RecordLocation(path: index.displayPath, line: Int(value), record: ordinal)
-            case .rowid(let table): location = RecordLocation(path: index.displayPath, table: table, rowid: value, record: ordinal)
-            case .ordinal: location = RecordLocation(path: index.displayPath, record: ordinal)
-            }
+            let location = RecordLocation(path: index.displayPath, style: index.locationStyle, value: value, record: ordinal)
             var key: String?
             if let keyName, let v = index.table.integerKey(at: p) { key = "\(keyName)=\(v)" }
             samples.append(RecordChange(kind: .deleted, key: key, location: location))

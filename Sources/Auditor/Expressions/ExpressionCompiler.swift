@@ -1,5 +1,5 @@
 /// An attribute an expression may read: its name and declared type.
-public struct ExpressionAttribute: Sendable, Equatable {
+@_spi(Testing) public struct ExpressionAttribute: Sendable, Equatable {
     public var name: String
     public var type: ValueType
 
@@ -10,7 +10,7 @@ public struct ExpressionAttribute: Sendable, Equatable {
 }
 
 /// The type of an expression or sub-expression, checked at compile time.
-public indirect enum ExpressionType: Sendable, Equatable, CustomStringConvertible {
+@_spi(Testing) public indirect enum ExpressionType: Sendable, Equatable, CustomStringConvertible {
     case boolean
     /// Integers and decimals alike (64-bit floating point; integers exact up to 2^53).
     case number
@@ -42,7 +42,7 @@ public indirect enum ExpressionType: Sendable, Equatable, CustomStringConvertibl
 }
 
 /// The result of an expression for one row.
-public enum ExpressionOutcome: UInt8, Sendable {
+@_spi(Testing) public enum ExpressionOutcome: UInt8, Sendable {
     case `false` = 0
     case `true` = 1
     /// The expression is null for this row (three-valued logic: `age >= 16` with a null age).
@@ -56,7 +56,7 @@ public enum ExpressionOutcome: UInt8, Sendable {
 /// turned into a tree of vector operations that evaluates a whole chunk at once.
 ///
 /// Immutable and `Sendable`: one compiled expression is shared by all threads of an audit.
-public struct CompiledExpression: Sendable {
+@_spi(Testing) public struct CompiledExpression: Sendable {
     /// The expression text as given.
     public let source: String
     /// The type of the result (`.boolean` for `when:` and `assert:`).
@@ -145,7 +145,7 @@ public struct CompiledExpression: Sendable {
 }
 
 /// Compiles expression text into a ``CompiledExpression``.
-public enum ExpressionCompiler {
+@_spi(Testing) public enum ExpressionCompiler {
     /// Parses, binds and type-checks an expression.
     /// - Parameters:
     ///   - source: The expression text.

@@ -167,7 +167,7 @@ public struct RuleOutcome: Sendable, Equatable {
     public var baseline: RuleBaseline?
     /// Violations over the last runs of the history, when `--history` is in use.
     public var trend: RuleTrend?
-    /// The most frequent failing values, most frequent first (see ``FrequentValues``).
+    /// The most frequent failing values, most frequent first (see `FrequentValues`).
     public var frequentValues: [ValueCount] = []
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,

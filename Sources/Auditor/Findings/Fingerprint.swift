@@ -9,7 +9,7 @@
 ///   two records with the same duplicate key, or two keyless records with the same bad
 ///   value, are two findings.
 /// Line numbers and record ordinals never enter it.
-public enum Fingerprint {
+package enum Fingerprint {
     /// The fingerprint of the `occurrence`-th finding (0-based) with the same ``base(of:)``.
     public static func make(base: UInt64, occurrence: Int) -> UInt64 {
         var h = base
@@ -70,7 +70,7 @@ public enum Fingerprint {
 
 /// Assigns fingerprints to findings in input order (occurrence numbers need an order).
 /// One per audit; used on the audit thread only.
-public struct FingerprintCounter: Sendable {
+package struct FingerprintCounter: Sendable {
     private var seen: [UInt64: Int] = [:]
 
     public init() {}
@@ -99,7 +99,7 @@ extension RuleOutcome {
     public var fingerprintKey: String { Fingerprint.ruleKey(id: id, entity: entity, source: source) }
 }
 
-/// Every finding's fingerprint, by rule key (``Fingerprint/ruleKey(id:entity:source:)``; each
+/// Every finding's fingerprint, by rule key (`Fingerprint.ruleKey(id:entity:source:)`; each
 /// list sorted ascending, no repeats).
 public struct FingerprintSet: Sendable, Equatable {
     public var byRule: [String: [UInt64]]

@@ -31,7 +31,7 @@ public struct ValueCount: Sendable, Equatable {
 /// a value tracked since its first failure still has error 0 and an exact count; any value
 /// that failed more than `violations / capacity` times is guaranteed to be tracked. Fed in
 /// input order (the engine merges chunks in order), the result is the same for any thread count.
-public struct FrequentValues: Sendable, Equatable {
+package struct FrequentValues: Sendable, Equatable {
     /// The most distinct values tracked.
     public let capacity: Int
     private var index: [String?: Int] = [:]

@@ -6,7 +6,7 @@
 // can edit, and an unknown word should be shown, not make the history unreadable.
 
 /// One recorded run.
-public struct HistoryRun: Sendable, Equatable {
+package struct HistoryRun: Sendable, Equatable {
     /// The run's number in its history (1, 2, 3...).
     public var id: Int
     /// ISO 8601 UTC, seconds precision: `2026-11-20T02:00:00Z`.
@@ -51,7 +51,7 @@ public struct HistoryRun: Sendable, Equatable {
 }
 
 /// One input of a recorded run.
-public struct HistoryInput: Sendable, Equatable {
+package struct HistoryInput: Sendable, Equatable {
     public var source: String
     public var path: String
     public var format: String
@@ -74,7 +74,7 @@ public struct HistoryInput: Sendable, Equatable {
 }
 
 /// One rule in one recorded run.
-public struct RuleHistoryPoint: Sendable, Equatable {
+package struct RuleHistoryPoint: Sendable, Equatable {
     public var run: Int
     public var evaluated: Int
     public var violations: Int
@@ -114,7 +114,7 @@ public struct HistoryRuleKey: Sendable, Hashable {
 }
 
 /// One rule over the runs of a history, oldest first.
-public struct RuleHistory: Sendable, Equatable {
+package struct RuleHistory: Sendable, Equatable {
     public var id: String
     /// The source the rule's records come from.
     public var source: String
@@ -146,7 +146,7 @@ public struct RuleHistory: Sendable, Equatable {
 }
 
 /// What `auditor history` shows: the last runs and every rule over them.
-public struct HistoryOverview: Sendable, Equatable {
+package struct HistoryOverview: Sendable, Equatable {
     /// The database as the user named it.
     public var path: String
     /// Runs in the whole database.

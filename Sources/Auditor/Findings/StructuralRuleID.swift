@@ -5,7 +5,7 @@
 /// (`csv.row.ragged@people`): the same spelling that baselines have always used as the
 /// fingerprint key of a structural rule, so a baseline written before ids were qualified
 /// still matches. Readers and message catalogs keep using the bare id.
-public enum StructuralRuleID {
+package enum StructuralRuleID {
     /// The report id of a reader's structural rule `id` on `source`.
     public static func qualified(_ id: String, source: String) -> String { "\(id)@\(source)" }
 

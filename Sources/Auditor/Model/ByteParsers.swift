@@ -1,7 +1,7 @@
 /// Strict parsers for the typed text forms of `../shared/bench/rules.md`, working on UTF-8
 /// bytes without allocating (measured on this machine: a byte date parser runs 6–8 M/s,
 /// Foundation's ISO-8601 styles 0.03–1.1 M/s).
-public enum ByteParsers {
+package enum ByteParsers {
     /// Parses `-?[0-9]+`.
     /// - Returns: `(true, value)` for a valid integer; `value` saturates to ±`Int64.max`
     ///   when the digits overflow (the text is still a valid integer). `(false, 0)` otherwise.
@@ -406,7 +406,7 @@ public enum ByteParsers {
 }
 
 /// Civil-calendar arithmetic (Howard Hinnant's algorithms), used by parsers and functions.
-public enum CalendarMath {
+package enum CalendarMath {
     @inlinable
     public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 

@@ -1,5 +1,5 @@
 /// The constraint kinds of a property rule.
-public enum ConstraintKind: String, Sendable, CaseIterable {
+package enum ConstraintKind: String, Sendable, CaseIterable {
     case required
     case type
     case min

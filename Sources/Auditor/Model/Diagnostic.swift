@@ -33,7 +33,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Did-you-mean suggestions.
-public enum Suggest {
+package enum Suggest {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: [String]) -> String? {
         let w = Array(word.lowercased())

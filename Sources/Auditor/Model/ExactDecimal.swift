@@ -7,7 +7,7 @@
 /// The engine compares numbers as binary64 doubles where that is exact (see
 /// ``isShort``) and falls back to this form where it is not: `0.9999999999999999` is below 1,
 /// `100.000000000000000001` is above 100, `9007199254740993` is above `9007199254740992`.
-public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// True for a value below zero.
     public var negative: Bool
     /// The significant digits as ASCII bytes, first and last non-zero; empty for zero.
@@ -163,7 +163,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// A date-time held exactly: seconds since 1970-01-01T00:00:00Z (floor) and the fraction's
 /// digits without trailing zeros (`00.500Z` and `00.5Z` are the same instant).
-public struct ExactInstant: Sendable, Hashable, Comparable {
+package struct ExactInstant: Sendable, Hashable, Comparable {
     public var seconds: Int64
     /// ASCII digits of the fraction of a second, no trailing zeros; empty for a whole second.
     public var fraction: [UInt8]

@@ -1,5 +1,5 @@
 /// Every code that a finding, a rule or a record group of a report can carry by default: the
-/// single source of truth behind ``ValidationCode``, ``ConstraintKind/defaultCode(for:)``, the
+/// single source of truth behind ``ValidationCode``, `ConstraintKind.defaultCode(for:)`, the
 /// relationship and table rules, and the readers' structural rules. The README's "Codes"
 /// table documents exactly these cases (a test compares the two).
 ///

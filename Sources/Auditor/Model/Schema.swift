@@ -18,8 +18,14 @@ public struct Schema: Sendable, Equatable {
 public enum LocationStyle: Sendable, Equatable {
     /// A 1-based physical line of a text file (CSV, XML).
     case line
+    /// A 1-based line of an XML file: the start tag of an element that the `record:` path
+    /// `path` (`/people/person`) selects.
+    case element(path: String)
     /// A row identifier within a table (SQLite rowid or integer primary key).
     case rowid(table: String)
+    /// An integer key named `name` within `container`: a Core Data entity and its `Z_PK`
+    /// (`Person[Z_PK=42]`).
+    case key(container: String, name: String)
     /// A 1-based record ordinal (sources without lines or rowids).
     case ordinal
 }

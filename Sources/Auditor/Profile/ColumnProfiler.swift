@@ -2,7 +2,7 @@
 /// presence, the share of values of each type (classified exactly as the audit classifies
 /// them), ranges, lengths, distinct values (exact up to a bound, then a HyperLogLog estimate),
 /// the most frequent values, format classes, and whether the column is still a key.
-public struct ColumnProfiler: Sendable {
+package struct ColumnProfiler: Sendable {
     /// Exact distinct counting stops at this many values (then HyperLogLog estimates).
     public static let exactDistinctLimit = 10_000
     /// Key tracking stops at this many values (the column is then "unique so far").
@@ -173,7 +173,7 @@ public struct ColumnProfiler: Sendable {
 }
 
 /// Counts per type of one column.
-public struct TypeFacts: Sendable {
+package struct TypeFacts: Sendable {
     /// Present values of this type (classified exactly as the audit does).
     public var valid = 0
     public var count = 0
@@ -185,7 +185,7 @@ public struct TypeFacts: Sendable {
 }
 
 /// The raw counts of one column.
-public struct ColumnFacts: Sendable {
+package struct ColumnFacts: Sendable {
     /// Records read (ragged CSV rows excluded).
     public var records = 0
     public var missing = 0
@@ -201,13 +201,13 @@ public struct ColumnFacts: Sendable {
 }
 
 /// A value and how often it occurs.
-public struct ProfileValueCount: Sendable, Equatable {
+package struct ProfileValueCount: Sendable, Equatable {
     public var value: String
     public var count: Int
 }
 
 /// Format classes a value can belong to.
-public enum FormatClass: String, Sendable, CaseIterable, Comparable {
+package enum FormatClass: String, Sendable, CaseIterable, Comparable {
     case digits = "digits only"
     case letters = "letters and spaces"
     case email = "e-mail-like"

@@ -3,7 +3,7 @@ import Foundation
 /// Profiles inputs: one streaming pass per source over the reader's chunks, the columns of
 /// each chunk profiled in parallel (one thread per column, so the result does not depend on the
 /// number of threads), memory bounded by the distinct-value bound and the key columns.
-public enum Profiler {
+package enum Profiler {
     /// Profiles one source.
     /// - Parameters:
     ///   - reader: An open reader (its schema names the columns to profile).
@@ -213,7 +213,7 @@ struct ConditionalBounds: Sendable {
 }
 
 /// What a profile found in one column.
-public struct ColumnProfile: Sendable {
+package struct ColumnProfile: Sendable {
     public var name: String
     public var facts: ColumnFacts
     /// Distinct present values (text): exact, or a HyperLogLog estimate.
@@ -248,7 +248,7 @@ public struct ColumnProfile: Sendable {
 }
 
 /// A relation between two columns of one source.
-public struct Dependency: Sendable {
+package struct Dependency: Sendable {
     public enum Kind: String, Sendable {
         case nullTogether = "null together", notAfter = "never after"
         /// `first` is at least `bound` where the boolean `second` is true.
@@ -267,7 +267,7 @@ public struct Dependency: Sendable {
 }
 
 /// What a profile found in one source.
-public struct SourceProfile: Sendable {
+package struct SourceProfile: Sendable {
     public var name: String
     public var path: String
     public var format: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// One rule a profile suggests, with its evidence and the number of records of the profiled
 /// data that break it (the flagged outliers; 0 for most).
-public struct SuggestedRule: Sendable {
+package struct SuggestedRule: Sendable {
     /// The rule id the suggested rules file gives it (`people.age.type`).
     public var id: String
     public var source: String
@@ -20,7 +20,7 @@ public struct SuggestedRule: Sendable {
 }
 
 /// A candidate foreign key: every valid value of one column is a key of another source.
-public struct ForeignKey: Sendable {
+package struct ForeignKey: Sendable {
     public var source: String
     public var column: String
     public var targetSource: String
@@ -34,7 +34,7 @@ public struct ForeignKey: Sendable {
 }
 
 /// Turns profiles into suggested rules.
-public enum RuleSuggestions {
+package enum RuleSuggestions {
     /// A column is required when at most this share of its records lack a value.
     public static let requiredShare = 0.001
     /// An enum: at most this many common values.
@@ -170,7 +170,7 @@ public enum RuleSuggestions {
 }
 
 /// Numbers and quoting for evidence comments and YAML.
-public enum Evidence {
+package enum Evidence {
     /// `1,000,000`.
     public static func count(_ n: Int) -> String {
         let digits = String(n.magnitude)

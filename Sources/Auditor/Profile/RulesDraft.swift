@@ -1,7 +1,7 @@
 import Foundation
 
 /// A profile of one or more sources, with the rules it suggests.
-public struct ProfileReport: Sendable {
+package struct ProfileReport: Sendable {
     public var sources: [SourceProfile]
     public var foreignKeys: [ForeignKey]
     /// Per source, in source order.
@@ -46,7 +46,7 @@ public struct ProfileReport: Sendable {
 }
 
 /// Writes a profile's suggested rules as a commented rules file.
-public enum RulesDraft {
+package enum RulesDraft {
     /// Whether a column name can be written bare in YAML keys and expressions.
     static func isPlain(_ name: String) -> Bool {
         guard let f = name.unicodeScalars.first, f == "_" || (f.isASCII && f.properties.isAlphabetic) else { return false }

@@ -19,7 +19,7 @@ import Darwin
 /// reports it with its usual message. The CSV and XML readers open with `O_NONBLOCK` too, so a
 /// file swapped for a FIFO between this check and their `open` cannot block it (a FIFO without
 /// a writer then reads as empty).
-public enum InputFile {
+package enum InputFile {
     /// Refuses `path` when it exists and is not a regular file (symbolic links followed).
     /// - Parameters:
     ///   - path: The input.

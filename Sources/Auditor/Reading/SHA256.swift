@@ -17,7 +17,7 @@ import Darwin
 /// Speed (release build, this project's 2-core machine, 130 MB file): see `SHA256Tests` and the
 /// README's "Nightly audit" section; the CLI hashes inputs on a background thread while the
 /// audit runs.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
     private var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
     /// Bytes not yet compressed (fewer than 64).

@@ -1,22 +1,22 @@
 /// The compiled, immutable form of a rules file: every name checked, every constant parsed,
-/// every message template parsed. Bound to a reader's schema with ``EntityPlan/bind(schema:structural:)``.
+/// every message template parsed. Bound to a reader's schema with `EntityPlan.bind(schema:structural:)`.
 public struct AuditPlan: Sendable {
     public var rulesPath: String
-    public var sources: [SourceSpec]
-    public var entities: [EntityPlan]
+    package var sources: [SourceSpec]
+    package var entities: [EntityPlan]
     /// The messages the plan was compiled with (structural rules of readers use it too).
     public var catalog: MessageCatalog = .english
     /// The history database the rules file names (`history:`), relative to the current
     /// directory; `--history` overrides it.
     public var historyPath: String?
 
-    public func source(named name: String) -> SourceSpec? {
+    package func source(named name: String) -> SourceSpec? {
         sources.first { $0.name == name }
     }
 }
 
 /// One rule id of an entity: the unit that is counted (a record counts at most once per id).
-public struct RuleInfo: Sendable, Equatable {
+package struct RuleInfo: Sendable, Equatable {
     public var id: String
     public var entity: String?
     public var source: String
@@ -38,7 +38,7 @@ public struct RuleInfo: Sendable, Equatable {
 }
 
 /// One entity's compiled rules.
-public struct EntityPlan: Sendable {
+package struct EntityPlan: Sendable {
     public var name: String
     public var source: String
     public var key: [String]
@@ -71,7 +71,7 @@ public struct EntityPlan: Sendable {
 }
 
 /// One attribute's compiled checks.
-public struct AttributePlan: Sendable {
+package struct AttributePlan: Sendable {
     public var name: String
     public var mark: ConfigMark
     public var type: ValueType
@@ -83,7 +83,7 @@ public struct AttributePlan: Sendable {
 }
 
 /// A compiled constraint.
-public struct Check: Sendable {
+package struct Check: Sendable {
     public enum Test: Sendable {
         case required
         case type
@@ -134,7 +134,7 @@ public struct Check: Sendable {
 }
 
 /// Allowed changes of a status-like value: `draft -> published`; `*` matches any value.
-public struct Transitions: Sendable, Equatable {
+package struct Transitions: Sendable, Equatable {
     /// (from, to) as UTF-8 bytes; nil is the wildcard.
     public var allowed: [(from: [UInt8]?, to: [UInt8]?)]
 
@@ -152,7 +152,7 @@ public struct Transitions: Sendable, Equatable {
 }
 
 /// A relationship delete rule compiled onto the parent and the child (see ``DeleteRule``).
-public struct DeleteRuleCheck: Sendable {
+package struct DeleteRuleCheck: Sendable {
     public var rule: DeleteRule
     /// The referencing entity and its reference key rule.
     public var childEntity: Int

@@ -3,7 +3,7 @@
 ///
 /// `rules/messages/en.yml` holds exactly these plus ``ConstraintKind/defaultMessage(for:)``
 /// for each constraint kind and the readers' structural rules; a test keeps them identical.
-public enum BuiltInMessages {
+package enum BuiltInMessages {
     /// Message kinds of the rules that are not attribute constraints, with their templates.
     public static let templates: [String: String] = [
         "unique.composite": "The combination {attributes} = ({value}) must be unique; it already appears at {first}.",

@@ -1,5 +1,5 @@
 /// A key made of attributes of an entity, and how its values are compared.
-public struct KeyShape: Sendable, Equatable, Hashable {
+package struct KeyShape: Sendable, Equatable, Hashable {
     /// Attribute indexes in the entity.
     public var attributes: [Int]
     public var types: [ValueType]
@@ -10,7 +10,7 @@ public struct KeyShape: Sendable, Equatable, Hashable {
 
 /// A rule over keys of records: uniqueness (single or composite) or a reference to another
 /// entity's key.
-public struct KeyRule: Sendable {
+package struct KeyRule: Sendable {
     public enum Kind: Sendable {
         case unique
         /// A reference to `providedKey` of entity `entity` (indexes in the plan).
@@ -25,7 +25,7 @@ public struct KeyRule: Sendable {
 
 /// Counts, on a parent entity, the records of another entity that reference each parent
 /// record (Core Data's to-many minimum/maximum counts).
-public struct CardinalityRule: Sendable {
+package struct CardinalityRule: Sendable {
     /// The referencing entity and its reference key rule.
     public var childEntity: Int
     public var childKeyRule: Int
@@ -40,7 +40,7 @@ public struct CardinalityRule: Sendable {
 }
 
 /// A rule on a whole table.
-public struct TableRule: Sendable {
+package struct TableRule: Sendable {
     public enum Kind: Sendable {
         case rowCount(min: Int?, max: Int?)
         case columns(required: [String], allowExtra: Bool)

@@ -130,7 +130,9 @@ public struct MessageCatalog: Sendable, Equatable {
     /// (``unknownRuleDiagnostics(known:)``).
     /// - Throws: ``AuditError`` `.invalidRules` with diagnostics located in the catalog file,
     ///   `.missingInput` when unreadable.
-    /// - Parameter structuralRules: The readers' structural rules, whose summaries `summaries:`
+    /// - Parameters:
+    ///   - path: The catalog file (`messages.fr.yml`).
+    ///   - structuralRules: The readers' structural rules, whose summaries `summaries:`
     ///   may translate by id (`csv.row.ragged: "chaque enregistrement a autant de champs que l'en-tête"`).
     public static func load(path: String, structuralRules: [StructuralRule] = []) throws -> MessageCatalog {
         try InputFile.requireRegular(path, what: "the message catalog")

@@ -1,5 +1,5 @@
 /// An exact value of an ordered attribute, for the comparisons a double cannot decide.
-public enum ExactValue: Sendable, Hashable {
+package enum ExactValue: Sendable, Hashable {
     case number(ExactDecimal)
     case instant(ExactInstant)
 
@@ -20,7 +20,7 @@ public enum ExactValue: Sendable, Hashable {
 /// date-time's whole second (floor). When a value's fast form differs from `fast`, that
 /// decides (rounding and flooring never reverse an order); when they are equal (or the value
 /// has no exact fast form, NaN), the exact forms decide.
-public struct OrderedBound: Sendable {
+package struct OrderedBound: Sendable {
     /// The double the fast comparison uses.
     public var fast: Double
     /// The exact value; nil when `fast` is exact (dates).
@@ -33,7 +33,7 @@ public struct OrderedBound: Sendable {
 }
 
 /// The allowed values of a numeric `enum:`, as the engine tests membership.
-public struct NumberSet: Sendable {
+package struct NumberSet: Sendable {
     /// The doubles of the members with at most 15 significant digits (``ExactDecimal/isShort``).
     public var fast: Set<Double>
     /// Every member, exactly.

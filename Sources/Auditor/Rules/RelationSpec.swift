@@ -1,5 +1,5 @@
 /// The options every rule can carry in long form: its id, message, severity, code and tolerance.
-public struct RuleOptions: Sendable {
+package struct RuleOptions: Sendable {
     public var id: String?
     public var message: String?
     public var messageMark: ConfigMark?
@@ -20,7 +20,7 @@ public struct RuleOptions: Sendable {
 
 /// Which records of a snapshot a rule applies to, compared with the previous snapshot
 /// (`--previous`): Core Data's validateForInsert / validateForUpdate / validateForDelete.
-public struct LifecycleScope: OptionSet, Sendable, Hashable {
+package struct LifecycleScope: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -49,7 +49,7 @@ public struct LifecycleScope: OptionSet, Sendable, Hashable {
 
 /// What a parent's deletion requires of the records that referenced it
 /// (Core Data's relationship delete rules), checked between two snapshots.
-public enum DeleteRule: String, Sendable, CaseIterable {
+package enum DeleteRule: String, Sendable, CaseIterable {
     /// A deleted parent must not be referenced any more (Core Data 1600).
     case deny
     /// Children of a deleted parent must have their reference cleared.
@@ -59,7 +59,7 @@ public enum DeleteRule: String, Sendable, CaseIterable {
 }
 
 /// A rule over a whole record: `when:` makes it conditional, `assert:` must hold.
-public struct RecordRuleSpec: Sendable {
+package struct RecordRuleSpec: Sendable {
     public var mark: ConfigMark
     public var when: (text: String, node: ConfigNode)?
     public var assert: (text: String, node: ConfigNode)
@@ -68,7 +68,7 @@ public struct RecordRuleSpec: Sendable {
 }
 
 /// `unique: [a, b]` on an entity: a composite key (nulls excluded, as in SQL).
-public struct UniqueKeySpec: Sendable {
+package struct UniqueKeySpec: Sendable {
     public var attributes: [String]
     public var mark: ConfigMark
     public var options: RuleOptions
@@ -76,7 +76,7 @@ public struct UniqueKeySpec: Sendable {
 
 /// A relationship of an entity: a reference to another entity's key (`references:`), or the
 /// inverse side counting the records that reference this one (`from:` with min/max counts).
-public struct RelationshipSpec: Sendable {
+package struct RelationshipSpec: Sendable {
     public var name: String
     public var mark: ConfigMark
     /// The referencing attributes (`attribute: dept_id` or `attributes: [a, b]`).
@@ -94,7 +94,7 @@ public struct RelationshipSpec: Sendable {
 }
 
 /// Rules on a whole table: its size, its columns and how recent its data is.
-public struct TableRulesSpec: Sendable {
+package struct TableRulesSpec: Sendable {
     public var rowCount: (min: Int?, max: Int?, mark: ConfigMark, options: RuleOptions)?
     public var columns: (required: [String], allowExtra: Bool, mark: ConfigMark, options: RuleOptions)?
     /// `freshness: { attribute: created_at, maxAge: 36h }`: the newest value must be at most
@@ -105,7 +105,7 @@ public struct TableRulesSpec: Sendable {
 }
 
 /// Parses durations like `36h`, `2d`, `90m`, `1w`, `45s`, `1d12h`.
-public enum DurationText {
+package enum DurationText {
     public static func seconds(_ text: String) -> Int64? {
         var total: Int64 = 0
         var number: Int64 = 0

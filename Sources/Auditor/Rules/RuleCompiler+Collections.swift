@@ -13,7 +13,7 @@ extension RuleCompiler {
     ///     a field it does not name is a scalar unless its attribute has `split:` (a list).
     /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
     ///   how to make the field a list or a map.
-    public static func collectionDiagnostics(_ spec: RulesSpec,
+    package static func collectionDiagnostics(_ spec: RulesSpec,
                                              shapes: (SourceSpec) -> [String: FieldShape]) -> [Diagnostic] {
         var d = [Diagnostic]()
         for e in spec.entities {

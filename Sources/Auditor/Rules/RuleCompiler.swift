@@ -4,9 +4,11 @@ import Foundation
 /// reports every mistake against the rules file.
 public enum RuleCompiler {
     /// Compiles a parsed rules file.
-    /// - Parameter catalog: Translated messages (`--locale`); English by default.
-    /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
+    /// - Parameters:
+    ///   - spec: The parsed rules file (``RulesFileParser``).
+    ///   - catalog: Translated messages (`--locale`); English by default.
     ///   - now: The instant of `today()` and `now()` in expressions, seconds since 1970 (`--as-of`).
+    /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
     public static func compile(_ spec: RulesSpec, catalog: MessageCatalog = .english,
                                now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
         var d = [Diagnostic]()

@@ -1,5 +1,5 @@
 /// A finding of `auditor check` about the rules file itself: located, with a severity.
-public struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
+package struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// `error` makes the rules file invalid (exit 78); `warning` is printed and changes nothing.
     public enum Level: String, Sendable { case error, warning }
 
@@ -23,7 +23,7 @@ public struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Errors are part of ``RuleCompiler/compile(_:catalog:now:)`` (a contradiction makes the file
 /// invalid for `run` as well as `check`); warnings come from ``warnings(_:)``.
-public enum RulesLint {
+package enum RulesLint {
     /// Every contradiction in the attributes' constraints, as errors.
     static func constraintErrors(_ spec: RulesSpec) -> [Diagnostic] {
         var d = [Diagnostic]()

@@ -5,8 +5,8 @@ public struct RulesSpec: Sendable {
     /// The rules file path as given (diagnostics use it).
     public var path: String
     public var version: Int
-    public var sources: [SourceSpec]
-    public var entities: [EntitySpec]
+    package var sources: [SourceSpec]
+    package var entities: [EntitySpec]
     /// `history:` resolved against the rules file's folder (relative to the current directory),
     /// when the file names a history database.
     public var history: String?
@@ -14,7 +14,7 @@ public struct RulesSpec: Sendable {
 }
 
 /// One input: a path and its format options.
-public struct SourceSpec: Sendable {
+package struct SourceSpec: Sendable {
     public var name: String
     public var mark: ConfigMark
     /// The path as written in the rules file.
@@ -30,7 +30,7 @@ public struct SourceSpec: Sendable {
 }
 
 /// One entity: a source's records and the rules on them.
-public struct EntitySpec: Sendable {
+package struct EntitySpec: Sendable {
     public var name: String
     public var mark: ConfigMark
     public var source: String
@@ -54,7 +54,7 @@ public struct EntitySpec: Sendable {
 }
 
 /// One attribute and its constraints.
-public struct AttributeSpec: Sendable {
+package struct AttributeSpec: Sendable {
     public var name: String
     public var mark: ConfigMark
     public var type: ValueType
@@ -79,7 +79,7 @@ public struct AttributeSpec: Sendable {
 
 /// One constraint on an attribute as written: `minLength: 3` or
 /// `minLength: { value: 3, id: person.name.length, message: "...", severity: warning, code: 1670 }`.
-public struct ConstraintSpec: Sendable {
+package struct ConstraintSpec: Sendable {
     public var kind: ConstraintKind
     public var mark: ConfigMark
     /// The constraint's value node (a number, a pattern, a list for `enum`...).

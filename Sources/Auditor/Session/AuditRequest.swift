@@ -62,7 +62,7 @@ public struct AuditRequest {
     public var structuralRules: [StructuralRule] = []
     /// The messages of the rules.
     public var catalog: MessageCatalog = .english
-    /// `--locale`: when set, the session looks the catalog up (``MessageLocale``) beside the
+    /// `--locale`: when set, the session looks the catalog up (`MessageLocale`) beside the
     /// rules file and in `$AUDITOR_MESSAGES_PATH`, instead of using ``catalog``.
     public var locale: String?
     /// `--source NAME=PATH`: replaces a source's path, keeping its options.

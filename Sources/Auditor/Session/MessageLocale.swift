@@ -10,7 +10,7 @@ import Foundation
 /// 3. the same with the language alone (`fr-CA`, `fr_CA` → `fr`);
 /// 4. `en` needs no file: the built-in English messages.
 /// Anything else is a usage error (exit 64) naming the folders searched and the locales found.
-public enum MessageLocale {
+package enum MessageLocale {
     /// The catalog of `locale` for the rules file at `rulesPath`.
     /// - Parameters:
     ///   - locale: A language tag (`fr`, `fr-CA`) or a catalog file ending in `.yml`/`.yaml`.

@@ -3,7 +3,7 @@ import Foundation
 /// `auditor check --data`: opens every entity's source and compares the declared attributes
 /// with the fields the input really has (CSV header, SQLite table columns, the child elements
 /// and attributes of XML records), without evaluating any rule.
-public enum SourceFieldsCheck {
+package enum SourceFieldsCheck {
     /// - Returns: an error per declared attribute the input lacks (located at the attribute),
     ///   a warning per field of the input that no attribute declares (at the entity).
     /// - Throws: ``AuditError`` when a source cannot be opened or read (its own exit status).

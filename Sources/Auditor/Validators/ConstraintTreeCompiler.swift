@@ -68,6 +68,7 @@ public struct ConstraintTreeCompiler: Sendable {
     ///   - value: Its value node.
     ///   - type: The type of the constrained value, if known.
     ///   - keyNode: The key's node, to locate an unknown key.
+    ///   - diagnostics: Receives every mistake, located in the rules file.
     /// - Returns: The validator, or `nil` with diagnostics.
     public func compile(key: String, value: ConfigNode, type: ValueType? = nil, keyNode: ConfigNode? = nil,
                         into diagnostics: inout [Diagnostic]) -> (any Validator)? {

@@ -51,7 +51,7 @@ extension Value {
     }
 
     /// Parses text strictly as a declared type, with the parsers the engine uses
-    /// (``ByteParsers``): `-?[0-9]+` for integers, `-?[0-9]+(\.[0-9]+)?` for decimals,
+    /// (`ByteParsers`): `-?[0-9]+` for integers, `-?[0-9]+(\.[0-9]+)?` for decimals,
     /// exactly `true`/`false`, real calendar dates `YYYY-MM-DD`, and date-times
     /// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
     /// - Parameters:

@@ -31,7 +31,7 @@ public struct Violation: Sendable, Equatable {
     /// A violation with a fixed message (moving it to another path keeps the message).
     /// - Parameters:
     ///   - kind: The constraint that failed.
-    ///   - code: Its code (``ValidationCode/block`` for a generic failure).
+    ///   - code: Its code (``ValidationCode/generic`` for a generic failure).
     ///   - message: The message as it should be shown.
     ///   - path: Where inside the value; `""` for the value itself.
     ///   - parameters: Values for reports and templates.

@@ -106,7 +106,7 @@ enum CSVMessages {
 }
 
 /// Sizes that bound the reader's memory.
-public enum CSVLimits {
+@_spi(Testing) public enum CSVLimits {
     /// The longest record the reader accepts (256 MiB). A longer one is almost always an
     /// unterminated quote; the bound also keeps every field length within `Cell.length` (Int32).
     public static let maxRecordBytes = 256 << 20

@@ -15,7 +15,7 @@ import Auditor
 /// `nullValues` apply to *unquoted* fields only: an unquoted empty field is missing, a quoted
 /// `""` is the empty string. This keeps the nil-versus-empty distinction that a writer
 /// expresses by quoting.
-public struct CSVOptions: Sendable, Equatable {
+@_spi(Testing) public struct CSVOptions: Sendable, Equatable {
     /// The field separator, one ASCII byte (`,`; TAB for `.tsv` files).
     public var delimiter: UInt8
     /// The quote character, one ASCII byte (`"`).

@@ -29,7 +29,7 @@ import Auditor
 ///   counts characters from 1. The records before it are returned first.
 /// - A file replaced, truncated, appended to or rewritten while it is read throws
 ///   `.transient` from ``finish()`` (or instead of the read error it caused).
-public final class CSVReader: RecordReader {
+@_spi(Testing) public final class CSVReader: RecordReader {
     /// The header's field names, or ``CSVOptions/columns``.
     public private(set) var schema: Schema
     public let locationStyle = LocationStyle.line

@@ -1,6 +1,6 @@
 /// One record as ``CSVScanner`` splits it, for the fuzz targets and tests.
 @_spi(Testing)
-public struct CSVScannedRecord: Sendable, Equatable {
+@_spi(Testing) public struct CSVScannedRecord: Sendable, Equatable {
     /// Each field's value bytes (inside the quotes of a quoted field).
     public var fields: [Range<Int>]
     /// Whether each field was quoted.

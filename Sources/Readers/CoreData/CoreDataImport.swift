@@ -3,7 +3,7 @@ import Foundation
 
 /// `auditor import coredata`: a rules file from a Core Data model, with the model's
 /// disagreements with its SQLite store when one is given.
-public struct CoreDataImport {
+package struct CoreDataImport {
     /// The rules file's text.
     public var rules: String
     /// What the model has that the rules do not check (printed as notes).

@@ -4,7 +4,7 @@
 /// Only what the import needs is kept; everything else the file says is either ignored on
 /// purpose (layout, code generation) or listed in ``notes`` by the importer, never dropped in
 /// silence.
-public struct CoreDataModel: Sendable {
+package struct CoreDataModel: Sendable {
     /// The model file that was read (`…/Shop 2.xcdatamodel/contents`), for messages.
     public var path: String
     /// The version folder's name (`Shop 2.xcdatamodel`).

@@ -6,7 +6,7 @@ import Foundation
 /// `YES`/`NO`/`nil`, `IN { … }`, `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`MATCHES` (with the
 /// `[c]` modifier), and `CAST(n, "NSDate")` against a Date attribute. Anything else (key paths
 /// through relationships, aggregates, `$VARIABLES`, `SUBQUERY`, `[d]`) is refused with a reason.
-public struct CoreDataPredicate: Sendable {
+package struct CoreDataPredicate: Sendable {
     /// What an attribute reads as in the rules, which decides what it may be compared with.
     public enum Kind: Sendable { case number, string, boolean, datetime }
 

@@ -8,7 +8,7 @@ import Auditor
 /// Everything the rules cannot express is listed in ``notes``, and as comments at the top of
 /// the file: transient, derived and Transformable attributes, fetch requests, localizations,
 /// ordering of ordered relationships, deletion rules that leave nothing in the store.
-public struct CoreDataRulesWriter: Sendable {
+package struct CoreDataRulesWriter: Sendable {
     /// Where the store is and how its entities are numbered.
     public var layout: CoreDataStoreLayout
     /// The store path as the rules file writes it (relative to the rules file, or absolute).

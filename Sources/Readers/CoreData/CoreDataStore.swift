@@ -5,7 +5,7 @@ import SQLiteSupport
 /// What a Core Data SQLite store says about itself: its entity numbers (`Z_PRIMARYKEY`), its
 /// tables and columns, and its metadata (`Z_METADATA`, a binary property list). Read once,
 /// read-only, through the same hardened connection as the SQLite reader (WAL included).
-public struct CoreDataStore: Sendable {
+package struct CoreDataStore: Sendable {
     /// The path given.
     public var path: String
     /// `Z_PRIMARYKEY`: entity name to `Z_ENT`, and to its parent's `Z_ENT` (0 for a root).

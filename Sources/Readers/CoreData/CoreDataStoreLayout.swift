@@ -2,7 +2,7 @@
 /// `examples/coredata/generate.py` documents it): one table `Z<ROOT>` per inheritance root,
 /// `Z_PK`/`Z_ENT`/`Z_OPT`, a column `Z<NAME>` per stored attribute and to-one relationship,
 /// and a join table `Z_<n><RELATIONSHIP>` per many-to-many relationship.
-public struct CoreDataStoreLayout: Sendable {
+package struct CoreDataStoreLayout: Sendable {
     /// The model laid out.
     public var model: CoreDataModel
     /// Entity numbers (`Z_ENT`): the store's `Z_PRIMARYKEY` when a store was read, else the

@@ -12,7 +12,7 @@ import Auditor
 ///
 /// Exactly one of `table:` and `query:`. A source without a `sqlite:` block reads the table
 /// named like the source (`people`).
-public struct SQLiteOptions: Sendable, Equatable {
+package struct SQLiteOptions: Sendable, Equatable {
     /// What the reader reads.
     public enum Source: Sendable, Equatable {
         /// A table or view, by name; its columns are checked against `pragma_table_xinfo`.

@@ -20,7 +20,7 @@ import SQLiteSupport
 ///   literals, no attached databases, and an authorizer that allows only reading. The database
 ///   and its sidecars are fingerprinted at open and in ``finish()``; a change is an
 ///   ``AuditError`` `.transient` (exit 75).
-public final class SQLiteReader: RecordReader {
+package final class SQLiteReader: RecordReader {
     public let schema: Schema
     /// Every readable column of the table (all result columns of a query).
     public let availableFields: [String]

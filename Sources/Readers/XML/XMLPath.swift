@@ -7,7 +7,7 @@ import Auditor
 /// reads an Atom feed whose elements are in a default namespace); a prefixed name `a:entry`
 /// matches only the namespace URI that `namespaces:` declares for `a`, whatever prefix the
 /// document itself uses.
-public struct XMLName: Sendable, Hashable, CustomStringConvertible {
+package struct XMLName: Sendable, Hashable, CustomStringConvertible {
     /// The namespace URI, or `nil` for any namespace.
     public var namespaceURI: String?
     public var localName: String
@@ -23,7 +23,7 @@ public struct XMLName: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which elements are records.
-public enum XMLRecordPath: Sendable, Hashable {
+package enum XMLRecordPath: Sendable, Hashable {
     /// `person`: every `person` element at any depth (outside another record).
     case anywhere(XMLName)
     /// `/people/person`: only `person` elements whose ancestors are exactly these.
@@ -31,7 +31,7 @@ public enum XMLRecordPath: Sendable, Hashable {
 }
 
 /// Where a field's value is, relative to the record element.
-public struct XMLFieldPath: Sendable, Hashable {
+package struct XMLFieldPath: Sendable, Hashable {
     /// Element steps below the record element; empty for `.` (the record itself) and `@id`.
     public var elements: [XMLName]
     /// A final attribute step (`@id`, `address/@kind`).
@@ -44,7 +44,7 @@ public struct XMLFieldPath: Sendable, Hashable {
 }
 
 /// A path that cannot be read; `message` is ready for a diagnostic.
-public struct XMLPathError: Error, Sendable, Equatable {
+package struct XMLPathError: Error, Sendable, Equatable {
     public var message: String
     public init(_ message: String) { self.message = message }
 }
@@ -55,7 +55,7 @@ public struct XMLPathError: Error, Sendable, Equatable {
 /// - `fields:` paths are relative to the record element: `name`, `address/city`, `@id`,
 ///   `address/@kind`, `.` (the record element itself). Names may carry a prefix declared in
 ///   `namespaces:` (`a:title`, `@xlink:href`); the prefix `xml` is predefined.
-public enum XMLPathSyntax {
+package enum XMLPathSyntax {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
     /// Parses a `record:` path.

@@ -15,7 +15,7 @@ import Darwin
 /// request asks for, in that order, each read from the record element as ``XMLFieldSpec``
 /// says (by default: the child element of that name, else the attribute of that name).
 /// A missing element is `.missing`; an empty element is empty text. Every record's location
-/// is the line of its start tag (``LocationStyle/line``).
+/// is the line of its start tag, with the `record:` path (`LocationStyle.element(path:)`).
 ///
 /// The per-node work runs in C (`CXMLShim`): one call fills one chunk. Memory stays flat
 /// whatever the file's size: libxml2 frees each node once the reader has moved past it.
@@ -31,9 +31,9 @@ import Darwin
 /// At the end, ``finish()`` checks that the file did not change while it was read
 /// (``FileChangeWatch``: `.transient`, exit 75), that the record path matched and that every
 /// field was found (`XMLReader+Shape.swift`: `.malformedInput`, exit 65).
-public final class XMLReader: RecordReader {
+@_spi(Testing) public final class XMLReader: RecordReader {
     public let schema: Schema
-    public var locationStyle: LocationStyle { .line }
+    public var locationStyle: LocationStyle { .element(path: recordText) }
     public var structuralRules: [StructuralRule] { [Self.repeatedFieldRule] }
     public var bytesRead: Int64 { axml_bytes_read(handle) }
     public let totalBytes: Int64?

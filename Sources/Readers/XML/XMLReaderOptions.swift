@@ -1,7 +1,7 @@
 import Auditor
 
 /// How one field is read from a record element.
-public struct XMLFieldSpec: Sendable, Hashable, ExpressibleByStringLiteral {
+@_spi(Testing) public struct XMLFieldSpec: Sendable, Hashable, ExpressibleByStringLiteral {
     /// What a match becomes.
     public enum Kind: String, Sendable, CaseIterable {
         /// The text of the first match: all its text, CDATA and character references,
@@ -45,7 +45,7 @@ public struct XMLFieldSpec: Sendable, Hashable, ExpressibleByStringLiteral {
 /// ```
 /// A field the rules need that `fields:` does not map is the record's child element of that
 /// name, else the record's attribute of that name.
-public struct XMLReaderOptions: Sendable, Hashable {
+@_spi(Testing) public struct XMLReaderOptions: Sendable, Hashable {
     /// The record element: a name (any depth) or an absolute path.
     public var record: String
     /// Field name → where its value is. Unmapped fields use the default mapping.
