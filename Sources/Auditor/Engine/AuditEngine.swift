@@ -280,8 +280,9 @@ public struct AuditEngine: Sendable {
                                        var excluded = [Bool](repeating: false, count: chunk.count)
                                        for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
                                        let ex = excluded
+                                       let columns = ChunkColumns(bound, chunk, excluded: ex, wide: Set(shape.attributes))
                                        let rows = chunk.bytes.withUnsafeBufferPointer {
-                                           Lifecycle.rows(bound, chunk, $0, keyShape: shape, textAttributes: texts, excluded: ex)
+                                           Lifecycle.rows(columns, $0, keyShape: shape, textAttributes: texts)
                                        }
                                        return IndexedChunk(rows: rows, chunk: chunk)
                                    },

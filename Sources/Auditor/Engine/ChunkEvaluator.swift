@@ -25,6 +25,12 @@ public struct ChunkEvaluation: Sendable {
     public var maxima: [Int: Double] = [:]
     /// Messages of Swift hook violations, by `row << 32 | check`.
     public var hookMessages: [Int64: String] = [:]
+    /// Messages of validator violations (YAML compound constraints), by `row << 32 | check`:
+    /// computed once, where the value was checked, and reused by its finding.
+    var violationMessages: [Int64: String] = [:]
+    /// Per attribute: how many times its column was classified in this chunk (at most once;
+    /// tests check it).
+    var parses: [Int] = []
     /// By check, one per rule id: records evaluated (in the rule's scope, every input present
     /// and valid) and records skipped (in scope, but excluded or an input missing or invalid).
     public var recordCounts: [Int: (evaluated: Int, skipped: Int)] = [:]
@@ -75,32 +81,38 @@ public enum ChunkEvaluator {
                 excludedCount += 1
             }
         }
-        var state = [UInt8](repeating: 0, count: n)
-        var numbers = [Double](repeating: 0, count: n)
-        var ints = [Int64](repeating: 0, count: n)
         var typed = [Int: TypedColumn]()
         var lengths = [Int]()          // character counts of the attribute `lengthsOf`
         var lengthsOf = -1
         var result = ChunkEvaluation(chunk: chunk, hits: [], excluded: excluded, excludedCount: excludedCount)
         let lifecycle = context.keysOnly ? nil : context.lifecycle
         let deletePass = lifecycle?.isDeletePass ?? false
-        // Rows no rule applies to (unchanged ones under --changed-only) are not classified.
+        // One classification per attribute, shared by every consumer below. Key attributes are
+        // classified on every row no structural issue excludes; the others only on the active
+        // rows (unchanged ones under --changed-only are not classified).
+        var wide = deletePass ? Set<Int>() : entity.keyAttributes
+        if let shape = lifecycle?.keyShape { wide.formUnion(shape.attributes) }
+        let columns = ChunkColumns(entity, chunk, excluded: excluded, wide: wide)
         var inactive = excluded
         chunk.bytes.withUnsafeBufferPointer { bytes in
             if let lifecycle {
-                let changes = Lifecycle.changes(entity, chunk, bytes, lifecycle, excluded: excluded)
+                let changes = Lifecycle.changes(columns, bytes, lifecycle)
                 for r in 0 ..< n where changes.classes[r] & lifecycle.active == 0 { inactive[r] = true }
                 result.changes = changes
             }
+            columns.inactive = inactive
             for (a, attr) in entity.plan.attributes.enumerated() {
                 let needed = entity.keyAttributes.contains(a) && !deletePass
                 if context.keysOnly && !needed { continue }
-                let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
-                    : [Cell](repeating: .missing, count: n)
-                classify(attr.type, column, bytes, needed ? excluded : inactive, &state, &numbers, &ints)
-                if chunk.storageClasses { StorageClass.restrict(attr.type, column, &state) }
-                if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
+                let typedColumn = columns.column(a)
+                let column = typedColumn.cells
+                if needed { typed[a] = typedColumn }
                 if context.keysOnly { continue }
+                // Key attributes' checks see every non-excluded row (as keys do); the others
+                // only the active ones.
+                let state = needed ? typedColumn.state : columns.state(a, masking: inactive)
+                let numbers = typedColumn.numbers
+                let ints = typedColumn.ints
                 RootCause.countValid(attr, entity, state, into: &result.typeValid)
                 if !deletePass {
                     countEvaluated(attr, entity, state, inactive: inactive, excludedCount: excludedCount,
@@ -168,9 +180,14 @@ public enum ChunkEvaluator {
                             if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
                         }
                     case .validator(let validator):
+                        // Once per value: a failing value keeps its violations for its finding.
+                        let field = check.parameters["field"] ?? attr.name
                         for r in 0 ..< n where state[r] == Classified.valid {
-                            if !validator.isValid(ValueAccess.value(column[r], chunk, split: attr.split)) {
+                            let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split))
+                            if !violations.isEmpty {
                                 hits.append(Hit(row: Int32(r), check: c32))
+                                result.violationMessages[Int64(r) << 32 | Int64(ci)] =
+                                    violations.map { $0.named(field).message }.joined(separator: "; ")
                             }
                         }
                     case .unique, .structural, .keyed, .hook, .record, .immutable, .transitions:
@@ -196,11 +213,11 @@ public enum ChunkEvaluator {
                 if let changes = result.changes, let scope = lifecycle?.scopes[ci] {
                     for r in 0 ..< n where changes.classes[r] & scope == 0 { skip[r] = true }
                 }
-                evaluateRecordRule(entity, chunk, ci, when, assert, skip, &hits, &result)
+                evaluateRecordRule(columns, ci, when, assert, skip, &hits, &result)
             }
         }
         if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {
-            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive) {
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns()) {
                 let check = Int32(entity.hookCheckBase + v.rule)
                 let key = Int64(v.row) << 32 | Int64(check)
                 if let earlier = result.hookMessages[key] {
@@ -221,27 +238,31 @@ public enum ChunkEvaluator {
         }
         hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         result.hits = hits
+        result.parses = columns.parses
         return result
     }
 
     /// Evaluates a rule over whole records: `when` selects the records, `assert` must hold.
     /// A record whose inputs are missing or invalid is skipped, and counted as such.
-    private static func evaluateRecordRule(_ entity: BoundEntity, _ chunk: RecordChunk, _ ci: Int,
+    /// Inputs come from the chunk's typed columns (``ChunkColumns``), not parsed again.
+    private static func evaluateRecordRule(_ columns: ChunkColumns, _ ci: Int,
                                            _ when: CompiledExpression?, _ assert: CompiledExpression,
                                            _ excluded: [Bool], _ hits: inout [Hit], _ result: inout ChunkEvaluation) {
-        guard let assertColumns = entity.columns(of: assert), let whenColumns = when.map(entity.columns(of:)) ?? [] else {
+        let entity = columns.entity
+        let chunk = columns.chunk
+        guard entity.columns(of: assert) != nil, when.map({ entity.columns(of: $0) != nil }) ?? true else {
             return      // an input column the source lacks (tolerated by a columns: rule)
         }
         var skip = excluded
         var skipped = 0
         if let when {
-            for (r, o) in when.evaluate(chunk, columns: whenColumns, skip: excluded).enumerated() where !excluded[r] {
+            for (r, o) in when.evaluate(chunk, skip: excluded, load: loader(when, columns)).enumerated() where !excluded[r] {
                 if o == .skipped { skipped += 1 }
                 if o != .true { skip[r] = true }
             }
         }
         var evaluated = 0
-        for (r, o) in assert.evaluate(chunk, columns: assertColumns, skip: skip).enumerated() where !skip[r] {
+        for (r, o) in assert.evaluate(chunk, skip: skip, load: loader(assert, columns)).enumerated() where !skip[r] {
             switch o {
             case .false:
                 evaluated += 1
@@ -252,6 +273,17 @@ public enum ChunkEvaluator {
         }
         // Records a structural finding excluded are not evaluated either (as for property rules).
         result.recordCounts[ci] = (evaluated, skipped + result.excludedCount)
+    }
+
+    /// Loads an expression's inputs from the chunk's typed columns.
+    private static func loader(_ expression: CompiledExpression, _ columns: ChunkColumns) -> CompiledExpression.InputLoader {
+        let attributes = expression.inputs.map { name in columns.entity.plan.attributes.firstIndex { $0.name == name } ?? -1 }
+        return { i, rows, excluded, skipped, bytes in
+            let c = columns.column(attributes[i])
+            return ExpressionInputs.column(c.type, state: c.state, numbers: c.numbers, ints: c.ints, cells: c.cells,
+                                           rows: rows, chunk: columns.chunk, bytes: bytes, skip: excluded,
+                                           missingIsNull: expression.missingIsNull[i], skipped: &skipped)
+        }
     }
 
     /// The one definition of *evaluated*, for property rules (record rules count the same way
