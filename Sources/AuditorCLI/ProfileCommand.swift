@@ -110,17 +110,17 @@ struct ProfileCommand: ParsableCommand {
         default: break
         }
         let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-        let node = options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>")
+        let readerOptions = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
         // The fields: the CSV header as read; every column of a table; for XML, the fields of
         // the records read first (a field that appears only later is reported, not profiled).
         var fields = [String]()
         if factory.format != "csv" {
-            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: readerOptions,
                                                        fields: [], missingFieldsAllowed: true))
             if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
             fields = probe.availableFields
         }
-        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: readerOptions,
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
         return try Profiler.profile(reader, name: name, path: path, format: factory.format, options: options, jobs: jobs)
     }

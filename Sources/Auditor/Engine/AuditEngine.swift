@@ -81,6 +81,13 @@ public struct AuditEngine: Sendable {
     ///   format); input problems (an attribute that is not a field of the input included) are
     ///   returned in the result, and the other entities are still audited.
     public func run(_ plan: AuditPlan) throws -> AuditResult {
+        var plan = plan
+        if plan.readerOptions == nil {
+            // A plan compiled without the registry: decode the option blocks now, once.
+            let (options, diagnostics) = registry.decodeOptions(plan.sources)
+            if !diagnostics.isEmpty { throw AuditError.invalidRules(diagnostics) }
+            plan.adopt(options)
+        }
         let started = Date()
         let clock = ContinuousClock.now
         var passes = [Int: EntityPass]()
@@ -331,8 +338,11 @@ public struct AuditEngine: Sendable {
         let display = path
         try InputFile.requireRegular(path)      // a FIFO, device or directory: 66, never a hang
         let factory = try factory(for: source, path: path)
+        // The block decoded with the plan; a source without one for this format gets the
+        // reader's defaults (or the reader says what the block must name).
+        let decoded = try plan.readerOptions?[source.name, factory.format] ?? factory.decodeOptions(nil)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                    options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs,
+                                    options: decoded, fields: entity.fields, parallelism: options.jobs,
                                     missingFieldsAllowed: entity.toleratesMissingColumns)
         var reader = try factory.open(request)
         // With several jobs, parsing goes on while this thread merges.

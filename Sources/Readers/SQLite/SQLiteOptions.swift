@@ -92,3 +92,5 @@ public struct SQLiteOptions: Sendable, Equatable {
         return (options, diagnostics)
     }
 }
+
+extension SQLiteOptions: ReaderOptions {}
