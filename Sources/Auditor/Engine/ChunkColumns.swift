@@ -9,8 +9,12 @@
 /// others only on the active rows (under `--changed-only`, unchanged rows are not parsed).
 /// A consumer that needs fewer rows masks the state (``state(_:masking:)``).
 ///
-/// Used by one chunk evaluation on one thread; not `Sendable`. ``snapshot`` hands the
-/// columns classified so far to code that needs a `Sendable` value (``RecordView``).
+/// Columns that only property rules read are classified into buffers reused from one such
+/// attribute to the next (``recycle(_:)``), as the per-attribute loop always did; the others
+/// stay until the chunk is done.
+///
+/// Used by one chunk evaluation on one thread; not `Sendable`. ``hookColumns()`` hands
+/// columns to code that needs `Sendable` values (``RecordView``).
 final class ChunkColumns {
     let entity: BoundEntity
     let chunk: RecordChunk
@@ -22,6 +26,10 @@ final class ChunkColumns {
     var inactive: [Bool]
     /// Per attribute: classified on every non-excluded row (keys) rather than the active ones.
     private let wide: [Bool]
+    /// Per attribute: read after the property rules (keys, expressions, hooks): kept.
+    private let retained: [Bool]
+    /// Buffers of a column no one reads any more, for the next column that is not retained.
+    private var scratch: (state: [UInt8], numbers: [Double], ints: [Int64])?
     private var columns: [TypedColumn?]
     /// Per attribute: how many times its column was classified (at most once; tests check it).
     private(set) var parses: [Int]
@@ -35,6 +43,17 @@ final class ChunkColumns {
         self.inactive = excluded
         let count = entity.plan.attributes.count
         self.wide = (0 ..< count).map { wide.contains($0) }
+        var retained = self.wide
+        for check in entity.plan.checks {
+            guard case .record(let when, let assert) = check.test else { continue }
+            for name in (when?.inputs ?? []) + assert.inputs {
+                if let a = entity.plan.attributes.firstIndex(where: { $0.name == name }) { retained[a] = true }
+            }
+        }
+        for name in entity.hooks.attributesRead {
+            if let a = entity.plan.attributes.firstIndex(where: { $0.name == name }) { retained[a] = true }
+        }
+        self.retained = retained
         columns = [TypedColumn?](repeating: nil, count: count)
         parses = [Int](repeating: 0, count: count)
     }
@@ -46,17 +65,38 @@ final class ChunkColumns {
         let n = chunk.count
         let type = entity.plan.attributes[a].type
         let cells = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]] : [Cell](repeating: .missing, count: n)
-        var state = [UInt8](repeating: 0, count: n)
-        var numbers = [Double](repeating: 0, count: n)
-        var ints = [Int64](repeating: 0, count: n)
+        var state: [UInt8], numbers: [Double], ints: [Int64]
+        if !retained[a], let buffers = scratch {
+            (state, numbers, ints) = buffers
+            scratch = nil
+        } else if !retained[a] {
+            // Full-size buffers, reused by every later column that is not retained.
+            state = [UInt8](repeating: 0, count: n)
+            numbers = [Double](repeating: 0, count: n)
+            ints = [Int64](repeating: 0, count: n)
+        } else {
+            // Only what the type's classification writes and its readers read: strings and
+            // booleans keep no numbers, and nothing reads a row that is not valid.
+            let numeric = type != .string && type != .boolean
+            state = [UInt8](repeating: 0, count: n)
+            numbers = [Double](repeating: 0, count: numeric ? n : 0)
+            ints = [Int64](repeating: 0, count: numeric ? n : 0)
+        }
         chunk.bytes.withUnsafeBufferPointer { bytes in
             ChunkEvaluator.classify(type, cells, bytes, wide[a] ? excluded : inactive, &state, &numbers, &ints)
         }
         if chunk.storageClasses { StorageClass.restrict(type, cells, &state) }
         let c = TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: cells)
-        columns[a] = c
+        if retained[a] { columns[a] = c }
         parses[a] += 1
         return c
+    }
+
+    /// Hands back the buffers of a column that is not retained, once its reader is done
+    /// with it (and holds no other copy), for the next such column.
+    func recycle(_ column: TypedColumn, of a: Int) {
+        guard !retained[a], column.numbers.count == column.state.count else { return }
+        scratch = (column.state, column.numbers, column.ints)
     }
 
     /// The state of attribute `a` with the rows of `mask` set to ``ChunkEvaluator/Classified/skip``:

@@ -200,6 +200,7 @@ public enum ChunkEvaluator {
                     for r in 0 ..< n where state[r] == Classified.valid && numbers[r] > best { best = numbers[r] }
                     if best > -Double.infinity { result.maxima[t] = best }
                 }
+                columns.recycle(typedColumn, of: a)
             }
             if !deletePass { evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result) }
             if let changes = result.changes, case .compare(let index) = lifecycle?.mode {
