@@ -85,8 +85,13 @@ final class ChunkColumns {
         chunk.bytes.withUnsafeBufferPointer { bytes in
             ChunkEvaluator.classify(type, cells, bytes, wide[a] ? excluded : inactive, &state, &numbers, &ints)
         }
-        if chunk.storageClasses { StorageClass.restrict(type, cells, &state) }
-        let c = TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: cells)
+        return finish(a, TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: cells))
+    }
+
+    /// Applies the storage-class rule, keeps a retained column and counts the parse.
+    private func finish(_ a: Int, _ column: TypedColumn) -> TypedColumn {
+        var c = column
+        if chunk.storageClasses { StorageClass.restrict(c.type, c.cells, &c.state) }
         if retained[a] { columns[a] = c }
         parses[a] += 1
         return c

@@ -39,56 +39,72 @@ enum ExpressionInputs {
                        skip: [Bool], missingIsNull: Bool, skipped: inout [Bool]) -> any ExpressionColumn {
         let n = rows.count
         let base = rows.lowerBound
-        let valid = ChunkEvaluator.Classified.valid
-        let missing = ChunkEvaluator.Classified.missing
-        // The batch's states, with the rows to skip as skipped (what classifying only the
-        // other rows gives).
-        var s = [UInt8](repeating: ChunkEvaluator.Classified.skip, count: n)
-        for i in 0 ..< n where !(i < skip.count && skip[i]) { s[i] = state[base + i] }
-        for i in 0 ..< n where s[i] != valid && (s[i] != missing || !missingIsNull) {
-            skipped[i] = true
+        // One pass per column over buffers (no per-store uniqueness checks): a row to skip, or
+        // whose input is not valid, is null (and skipped unless a missing value is a null).
+        @inline(__always)
+        func load<T>(null: T, _ value: (Int) -> T?) -> [T] {
+            [T](unsafeUninitializedCapacity: n) { out, count in
+                state.withUnsafeBufferPointer { state in
+                    skip.withUnsafeBufferPointer { skip in
+                        skipped.withUnsafeMutableBufferPointer { skipped in
+                            for i in 0 ..< n {
+                                let s = i < skip.count && skip[i] ? ChunkEvaluator.Classified.skip : state[base + i]
+                                if s == ChunkEvaluator.Classified.valid, let v = value(base + i) {
+                                    out[i] = v
+                                    continue
+                                }
+                                out[i] = null
+                                if s != ChunkEvaluator.Classified.missing || !missingIsNull, i < skipped.count {
+                                    skipped[i] = true
+                                }
+                            }
+                        }
+                    }
+                }
+                count = n
+            }
         }
         switch type {
         case .integer, .decimal:
-            var values = [Double](repeating: .nan, count: n)
-            for i in 0 ..< n where s[i] == valid {
-                let v = numbers[base + i]
-                guard v.isNaN else {
-                    values[i] = v
-                    continue
-                }
-                // A valid number a double does not hold exactly (NaN from classify): its exact
-                // value, if a double holds it after all, else the record is skipped.
-                let cell = cells[base + i]
-                let exact: Double?
-                switch cell.tag {
-                case .integer: exact = exactDouble(cell.integerValue)
-                case .text: exact = type == .integer ? exactDouble(ints[base + i])
-                    : ExactDecimal(text: ChunkEvaluator.text(cell, bytes))?.shortDouble
-                default: exact = nil
-                }
-                if let exact { values[i] = exact } else { skipped[i] = true }
+            return numbers.withUnsafeBufferPointer { numbers in
+                NumberColumn(values: load(null: .nan) { r in
+                    let v = numbers[r]
+                    if !v.isNaN { return v }
+                    // A valid number a double does not hold exactly (NaN from classify): its
+                    // exact value, if a double holds it after all, else the record is skipped.
+                    let cell = cells[r]
+                    switch cell.tag {
+                    case .integer: return exactDouble(cell.integerValue)
+                    case .text: return type == .integer ? exactDouble(ints[r])
+                        : ExactDecimal(text: ChunkEvaluator.text(cell, bytes))?.shortDouble
+                    default: return nil
+                    }
+                })
             }
-            return NumberColumn(values: values)
         case .date:
-            var values = [Int32](repeating: DateColumn.null, count: n)
-            for i in 0 ..< n where s[i] == valid { values[i] = Int32(truncatingIfNeeded: Int64(numbers[base + i])) }
-            return DateColumn(values: values)
-        case .datetime:
-            var values = [Int64](repeating: DatetimeColumn.null, count: n)
-            for i in 0 ..< n where s[i] == valid { values[i] = Int64(numbers[base + i]) }
-            return DatetimeColumn(values: values)
-        case .boolean:
-            var values = [UInt8](repeating: BoolColumn.unknown, count: n)
-            for i in 0 ..< n where s[i] == valid {
-                let cell = cells[base + i]
-                // classify accepted it: text is exactly "true"/"false", an integer is 0 or 1.
-                values[i] = cell.tag == .text ? (bytes[Int(cell.payload)] == UInt8(ascii: "t") ? 1 : 0)
-                                              : (cell.integerValue == 1 ? 1 : 0)
+            return numbers.withUnsafeBufferPointer { numbers in
+                DateColumn(values: load(null: DateColumn.null) { Int32(truncatingIfNeeded: Int64(numbers[$0])) })
             }
-            return BoolColumn(values: values)
+        case .datetime:
+            return numbers.withUnsafeBufferPointer { numbers in
+                DatetimeColumn(values: load(null: DatetimeColumn.null) { Int64(numbers[$0]) })
+            }
+        case .boolean:
+            return cells.withUnsafeBufferPointer { cells in
+                BoolColumn(values: load(null: BoolColumn.unknown) { r in
+                    let cell = cells[r]
+                    // classify accepted it: text is exactly "true"/"false", an integer is 0 or 1.
+                    return cell.tag == .text ? (bytes[Int(cell.payload)] == UInt8(ascii: "t") ? 1 : 0)
+                                             : (cell.integerValue == 1 ? 1 : 0)
+                })
+            }
         case .string:
-            return strings(rows.count == cells.count ? cells : Array(cells[rows]), s, chunk)
+            var valid = [UInt8](repeating: ChunkEvaluator.Classified.skip, count: n)
+            _ = load(null: false) { r in
+                valid[r - base] = ChunkEvaluator.Classified.valid
+                return true
+            }
+            return strings(rows.count == cells.count ? cells : Array(cells[rows]), valid, chunk)
         }
     }
 
