@@ -82,12 +82,7 @@ public struct AuditEngine: Sendable {
     ///   returned in the result, and the other entities are still audited.
     public func run(_ plan: AuditPlan) throws -> AuditResult {
         var plan = plan
-        if plan.readerOptions == nil {
-            // A plan compiled without the registry: decode the option blocks now, once.
-            let (options, diagnostics) = registry.decodeOptions(plan.sources)
-            if !diagnostics.isEmpty { throw AuditError.invalidRules(diagnostics) }
-            plan.adopt(options)
-        }
+        try plan.decodeReaderOptions(registry)     // once, unless the plan already carries them
         let started = Date()
         let clock = ContinuousClock.now
         var passes = [Int: EntityPass]()

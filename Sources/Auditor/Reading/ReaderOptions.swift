@@ -88,3 +88,15 @@ extension ReaderRegistry {
         return (out, diagnostics)
     }
 }
+
+extension AuditPlan {
+    /// Decodes the sources' option blocks with the registry's factories and adopts them
+    /// (``adopt(_:)``), unless the plan already carries decoded options.
+    /// - Throws: ``AuditError`` `.invalidRules` with every located problem of the blocks.
+    public mutating func decodeReaderOptions(_ registry: ReaderRegistry) throws(AuditError) {
+        guard readerOptions == nil else { return }
+        let (options, diagnostics) = registry.decodeOptions(sources)
+        if !diagnostics.isEmpty { throw AuditError.invalidRules(diagnostics) }
+        adopt(options)
+    }
+}
