@@ -25,9 +25,9 @@ public struct ChunkEvaluation: Sendable {
     public var maxima: [Int: Double] = [:]
     /// Messages of Swift hook violations, by `row << 32 | check`.
     public var hookMessages: [Int64: String] = [:]
-    /// Messages of validator violations (YAML compound constraints), by `row << 32 | check`:
-    /// computed once, where the value was checked, and reused by its finding.
-    var violationMessages: [Int64: String] = [:]
+    /// Violations of validator checks (YAML compound constraints), by `row << 32 | check`:
+    /// found once, where the value was checked; rendered only for the findings kept.
+    var violations: [Int64: [Violation]] = [:]
     /// Per attribute: how many times its column was classified in this chunk (at most once;
     /// tests check it).
     var parses: [Int] = []
@@ -181,13 +181,11 @@ public enum ChunkEvaluator {
                         }
                     case .validator(let validator):
                         // Once per value: a failing value keeps its violations for its finding.
-                        let field = check.parameters["field"] ?? attr.name
                         for r in 0 ..< n where state[r] == Classified.valid {
                             let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split))
                             if !violations.isEmpty {
                                 hits.append(Hit(row: Int32(r), check: c32))
-                                result.violationMessages[Int64(r) << 32 | Int64(ci)] =
-                                    violations.map { $0.named(field).message }.joined(separator: "; ")
+                                result.violations[Int64(r) << 32 | Int64(ci)] = violations
                             }
                         }
                     case .unique, .structural, .keyed, .hook, .record, .immutable, .transitions:
