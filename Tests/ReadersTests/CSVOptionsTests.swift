@@ -111,16 +111,24 @@ enum Node {
         #expect(problems.map(\.mark) == [Node.mark(2, 15), Node.mark(3, 15), Node.mark(4, 15)])
     }
 
-    @Test func factoryValidatesAndRefusesBadOptions() throws {
+    @Test func factoryDecodesOnceAndRefusesBadOptions() throws {
         let bad = Node.map(1, ["quoet": Node.scalar("'", 2, 15)])
-        #expect(CSVReader.factory.validateOptions(bad).map(\.mark) == [Node.mark(2, 3)])
-        #expect(CSVReader.factory.format == "csv")
-        #expect(CSVReader.factory.extensions == ["csv", "tsv"])
-        let path = try CSVFixture.file("a\n1\n")
-        let request = ReaderRequest(sourceName: "p", path: path, displayPath: "p.csv", options: bad, fields: ["a"])
-        #expect { try CSVReader.factory.open(request) } throws: { error in
+        #expect { try CSVReader.factory.decodeOptions(bad) } throws: { error in
             guard let error = error as? AuditError else { return false }
             return error.code == .invalidRules && error.diagnostics.map(\.mark) == [Node.mark(2, 3)]
         }
+        #expect(CSVReader.factory.format == "csv")
+        #expect(CSVReader.factory.extensions == ["csv", "tsv"])
+        // The typed options answer declared fields, and the reader is made with them.
+        let good = Node.map(1, ["delimiter": Node.scalar(";", 2, 15), "header": Node.scalar("false", 3, 12),
+                                "columns": Node.list(4, 13, ["x", "y"])])
+        let options = try CSVReader.factory.decodeOptions(good)
+        #expect(options.declaredFields == ["x", "y"])
+        #expect(options.fieldShapes == [:])
+        let path = try CSVFixture.file("1;2\n")
+        let reader = try CSVReader.factory.open(ReaderRequest(sourceName: "p", path: path, displayPath: "p.csv",
+                                                              options: options, fields: ["x", "y"]))
+        #expect(reader.schema.fields == ["x", "y"])
+        #expect(try reader.nextChunk(maxRecords: 10)?.count == 1)
     }
 }

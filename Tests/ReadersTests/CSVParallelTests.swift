@@ -209,11 +209,11 @@ enum CSVRandomDocument {
 
     @Test func factoryPassesTheRequestedParallelism() throws {
         let path = try CSVFixture.file("a,b\n1,2\n")
-        let request = ReaderRequest(sourceName: "s", path: path, displayPath: "s.csv", options: nil, fields: [],
+        let request = ReaderRequest(sourceName: "s", path: path, displayPath: "s.csv", fields: [],
                                     parallelism: 3)
         let reader = try #require(try CSVReader.factory.open(request) as? CSVReader)
         #expect(reader.parallelism == 3)
-        let plain = ReaderRequest(sourceName: "s", path: path, displayPath: "s.csv", options: nil, fields: [])
+        let plain = ReaderRequest(sourceName: "s", path: path, displayPath: "s.csv", fields: [])
         #expect((try CSVReader.factory.open(plain) as? CSVReader)?.parallelism == 1)
     }
 

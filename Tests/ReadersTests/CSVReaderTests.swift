@@ -150,7 +150,7 @@ enum CSVFixture {
     @Test func tsvPathsDefaultToTab() throws {
         let path = try CSVFixture.file("a\tb\n\"x\ty\"\tz,w\n", name: "people.TSV")
         let request = ReaderRequest(sourceName: "people", path: path, displayPath: "people.TSV",
-                                    options: nil, fields: [])
+                                    fields: [])
         try ReaderConformance.check(expected: [rec(2, "x\ty", "z,w")]) { try CSVReader.factory.open(request) }
         #expect(CSVReader.defaultDelimiter(for: "/d/x.csv") == UInt8(ascii: ","))
         #expect(CSVReader.defaultDelimiter(for: "/d.tsv/x") == UInt8(ascii: ","))

@@ -165,7 +165,7 @@ import Glibc
             """
         // the standard reader, wrapped so that the file is truncated after the first chunk
         let base = try #require(StandardReaders.registry.factory(format: format))
-        let factory = ReaderFactory(format: format, extensions: [format]) { request in
+        let factory = ReaderFactory(format: format, extensions: [format], decodeOptions: base.decodeOptions) { request in
             MutatingReader(try base.open(request)) { _ = truncate(data, 100) }
         }
         var registry = StandardReaders.registry

@@ -178,19 +178,13 @@ import Testing
     static func plan(_ yaml: String, path: String) throws -> (AuditPlan?, [Diagnostic]) {
         let registry = StandardReaders.registry
         let spec = try RulesFileParser(formats: registry.formats).parse(yaml, path: path)
-        var d = [Diagnostic]()
-        for source in spec.sources {
-            for (format, node) in source.options { d += registry.factory(format: format)?.validateOptions(node) ?? [] }
-        }
-        d += RuleCompiler.collectionDiagnostics(spec) { source in
-            var shapes = [String: FieldShape]()
-            for (format, node) in source.options {
-                shapes.merge(registry.factory(format: format)?.fieldShapes(node) ?? [:]) { a, _ in a }
-            }
-            return shapes
-        }
+        let decoded = registry.decodeOptions(spec.sources)
+        var d = decoded.diagnostics
+        d += RuleCompiler.collectionDiagnostics(spec) { source in decoded.options.fieldShapes(source: source.name) }
         guard d.isEmpty else { return (nil, d) }
-        return (try RuleCompiler.compile(spec), [])
+        var plan = try RuleCompiler.compile(spec)
+        plan.adopt(decoded.options)
+        return (plan, [])
     }
 
     @Test("Every constraint kind, shorthand and long form, on CSV, XML and SQLite: one bad value, one finding",

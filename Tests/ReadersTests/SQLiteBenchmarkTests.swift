@@ -19,7 +19,7 @@ import Testing
         for _ in 0 ..< 3 {
             let start = ContinuousClock.now
             let reader = try SQLiteReader(request: ReaderRequest(
-                sourceName: "people", path: path, displayPath: path, options: nil, fields: columns))
+                sourceName: "people", path: path, displayPath: path, fields: columns))
             #expect(reader.schema.fields == columns)
             rows = 0
             var textBytes = 0

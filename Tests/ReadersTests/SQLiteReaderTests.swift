@@ -188,7 +188,7 @@ import Testing
     @Test func withoutAnSQLiteBlockTheTableIsNamedLikeTheSource() throws {
         let dir = try TemporaryDirectory()
         let path = try Self.makeMixed(dir)
-        let request = ReaderRequest(sourceName: "mixed", path: path, displayPath: "mixed.sqlite", options: nil,
+        let request = ReaderRequest(sourceName: "mixed", path: path, displayPath: "mixed.sqlite",
                                     fields: ["s"])
         let reader = try SQLiteReader(request: request)
         #expect(reader.options.source == .table("mixed"))
@@ -285,8 +285,15 @@ extension ReaderRequest {
         var pairs = [(key: ConfigNode, value: ConfigNode)]()
         if let table { pairs.append((.testScalar("table", line: 3, column: 3), .testScalar(table, line: 3, column: 7))) }
         if let query { pairs.append((.testScalar("query", line: 3, column: 3), .testScalar(query, line: 3, column: 7))) }
-        return ReaderRequest(sourceName: "people", path: path, displayPath: display ?? path,
-                             options: ConfigNode(.mapping(pairs), mark: ConfigMark(file: "rules.yml", line: 2, column: 3)),
+        let block = ConfigNode(.mapping(pairs), mark: ConfigMark(file: "rules.yml", line: 2, column: 3))
+        let options: any ReaderOptions
+        do {
+            options = try SQLiteReader.factory.decodeOptions(block)
+        } catch {
+            Issue.record("the sqlite block does not decode: \(error)")
+            options = DefaultReaderOptions()
+        }
+        return ReaderRequest(sourceName: "people", path: path, displayPath: display ?? path, options: options,
                              fields: fields)
     }
 }

@@ -352,21 +352,25 @@ import Testing
         let path = try XMLTest.write(#"<people><person id="9"><name>N</name></person></people>"#)
         let options = Y.m([("record", "/people/person"), ("fields", .m([("key", .q("@id"))]))]).node()
         let request = ReaderRequest(sourceName: "people", path: path, displayPath: "people.xml",
-                                    options: options, fields: ["key", "name"])
+                                    options: try factory.decodeOptions(options), fields: ["key", "name"])
         try ReaderConformance.check(expected: [rec(1, "9", "N")]) { try factory.open(request) }
     }
 
     @Test func factoryRejectsAMissingOrInvalidBlock() throws {
         let path = try XMLTest.write("<r/>")
-        let noBlock = ReaderRequest(sourceName: "people", path: path, displayPath: "p.xml", options: nil, fields: [])
+        let noBlock = ReaderRequest(sourceName: "people", path: path, displayPath: "p.xml",
+                                    options: try XMLReader.factory.decodeOptions(nil), fields: [])
         let e1 = #expect(throws: AuditError.self) { try XMLReader.factory.open(noBlock) }
         #expect(e1?.code == .invalidRules)
         #expect(e1?.message.contains("xml: { record: person }") == true)
-        let bad = ReaderRequest(sourceName: "people", path: path, displayPath: "p.xml",
-                                options: Y.m([("recrod", "person")]).node(), fields: [])
-        let e2 = #expect(throws: AuditError.self) { try XMLReader.factory.open(bad) }
+        // A bad block is refused when it is decoded (with the plan), before any reader is made.
+        let e2 = #expect(throws: AuditError.self) { try XMLReader.factory.decodeOptions(Y.m([("recrod", "person")]).node()) }
         #expect(e2?.code == .invalidRules)
         #expect(e2?.diagnostics.count == 2)
+        // Options of another format are refused, not read as defaults.
+        let csv = ReaderRequest(sourceName: "people", path: path, displayPath: "p.xml", options: CSVOptions(), fields: [])
+        let e3 = #expect(throws: AuditError.self) { try XMLReader.factory.open(csv) }
+        #expect(e3?.code == .internal)
     }
 }
 

@@ -81,6 +81,8 @@ public struct AuditEngine: Sendable {
     ///   format); input problems (an attribute that is not a field of the input included) are
     ///   returned in the result, and the other entities are still audited.
     public func run(_ plan: AuditPlan) throws -> AuditResult {
+        var plan = plan
+        try plan.decodeReaderOptions(registry)     // once, unless the plan already carries them
         let started = Date()
         let clock = ContinuousClock.now
         var passes = [Int: EntityPass]()
@@ -280,8 +282,9 @@ public struct AuditEngine: Sendable {
                                        var excluded = [Bool](repeating: false, count: chunk.count)
                                        for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
                                        let ex = excluded
+                                       let columns = ChunkColumns(bound, chunk, excluded: ex, wide: Set(shape.attributes))
                                        let rows = chunk.bytes.withUnsafeBufferPointer {
-                                           Lifecycle.rows(bound, chunk, $0, keyShape: shape, textAttributes: texts, excluded: ex)
+                                           Lifecycle.rows(columns, $0, keyShape: shape, textAttributes: texts)
                                        }
                                        return IndexedChunk(rows: rows, chunk: chunk)
                                    },
@@ -330,8 +333,11 @@ public struct AuditEngine: Sendable {
         let display = path
         try InputFile.requireRegular(path)      // a FIFO, device or directory: 66, never a hang
         let factory = try factory(for: source, path: path)
+        // The block decoded with the plan; a source without one for this format gets the
+        // reader's defaults (or the reader says what the block must name).
+        let decoded = try plan.readerOptions?[source.name, factory.format] ?? factory.decodeOptions(nil)
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                    options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs,
+                                    options: decoded, fields: entity.fields, parallelism: options.jobs,
                                     missingFieldsAllowed: entity.toleratesMissingColumns)
         var reader = try factory.open(request)
         // With several jobs, parsing goes on while this thread merges.

@@ -25,6 +25,12 @@ package struct ChunkEvaluation: Sendable {
     public var maxima: [Int: Double] = [:]
     /// Messages of Swift hook violations, by `row << 32 | check`.
     public var hookMessages: [Int64: String] = [:]
+    /// Violations of validator checks (YAML compound constraints), by `row << 32 | check`:
+    /// found once, where the value was checked; rendered only for the findings kept.
+    var violations: [Int64: [Violation]] = [:]
+    /// Per attribute: how many times its column was classified in this chunk (at most once;
+    /// tests check it).
+    var parses: [Int] = []
     /// By check, one per rule id: records evaluated (in the rule's scope, every input present
     /// and valid) and records skipped (in scope, but excluded or an input missing or invalid).
     public var recordCounts: [Int: (evaluated: Int, skipped: Int)] = [:]
@@ -75,32 +81,38 @@ package enum ChunkEvaluator {
                 excludedCount += 1
             }
         }
-        var state = [UInt8](repeating: 0, count: n)
-        var numbers = [Double](repeating: 0, count: n)
-        var ints = [Int64](repeating: 0, count: n)
         var typed = [Int: TypedColumn]()
         var lengths = [Int]()          // character counts of the attribute `lengthsOf`
         var lengthsOf = -1
         var result = ChunkEvaluation(chunk: chunk, hits: [], excluded: excluded, excludedCount: excludedCount)
         let lifecycle = context.keysOnly ? nil : context.lifecycle
         let deletePass = lifecycle?.isDeletePass ?? false
-        // Rows no rule applies to (unchanged ones under --changed-only) are not classified.
+        // One classification per attribute, shared by every consumer below. Key attributes are
+        // classified on every row no structural issue excludes; the others only on the active
+        // rows (unchanged ones under --changed-only are not classified).
+        var wide = deletePass ? Set<Int>() : entity.keyAttributes
+        if let shape = lifecycle?.keyShape { wide.formUnion(shape.attributes) }
+        let columns = ChunkColumns(entity, chunk, excluded: excluded, wide: wide)
         var inactive = excluded
         chunk.bytes.withUnsafeBufferPointer { bytes in
             if let lifecycle {
-                let changes = Lifecycle.changes(entity, chunk, bytes, lifecycle, excluded: excluded)
+                let changes = Lifecycle.changes(columns, bytes, lifecycle)
                 for r in 0 ..< n where changes.classes[r] & lifecycle.active == 0 { inactive[r] = true }
                 result.changes = changes
             }
+            columns.inactive = inactive
             for (a, attr) in entity.plan.attributes.enumerated() {
                 let needed = entity.keyAttributes.contains(a) && !deletePass
                 if context.keysOnly && !needed { continue }
-                let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]]
-                    : [Cell](repeating: .missing, count: n)
-                classify(attr.type, column, bytes, needed ? excluded : inactive, &state, &numbers, &ints)
-                if chunk.storageClasses { StorageClass.restrict(attr.type, column, &state) }
-                if needed { typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column) }
+                let typedColumn = columns.column(a)
+                let column = typedColumn.cells
+                if needed { typed[a] = typedColumn }
                 if context.keysOnly { continue }
+                // Key attributes' checks see every non-excluded row (as keys do); the others
+                // only the active ones.
+                let state = needed ? typedColumn.state : columns.state(a, masking: inactive)
+                let numbers = typedColumn.numbers
+                let ints = typedColumn.ints
                 RootCause.countValid(attr, entity, state, into: &result.typeValid)
                 if !deletePass {
                     countEvaluated(attr, entity, state, inactive: inactive, excludedCount: excludedCount,
@@ -168,9 +180,12 @@ package enum ChunkEvaluator {
                             if !ok { hits.append(Hit(row: Int32(r), check: c32)) }
                         }
                     case .validator(let validator):
+                        // Once per value: a failing value keeps its violations for its finding.
                         for r in 0 ..< n where state[r] == Classified.valid {
-                            if !validator.isValid(ValueAccess.value(column[r], chunk, split: attr.split)) {
+                            let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split))
+                            if !violations.isEmpty {
                                 hits.append(Hit(row: Int32(r), check: c32))
+                                result.violations[Int64(r) << 32 | Int64(ci)] = violations
                             }
                         }
                     case .unique, .structural, .keyed, .hook, .record, .immutable, .transitions:
@@ -183,6 +198,7 @@ package enum ChunkEvaluator {
                     for r in 0 ..< n where state[r] == Classified.valid && numbers[r] > best { best = numbers[r] }
                     if best > -Double.infinity { result.maxima[t] = best }
                 }
+                columns.recycle(typedColumn, of: a)
             }
             if !deletePass { evaluateKeys(entity, chunk, bytes, typed, context, &hits, &result) }
             if let changes = result.changes, case .compare(let index) = lifecycle?.mode {
@@ -196,11 +212,11 @@ package enum ChunkEvaluator {
                 if let changes = result.changes, let scope = lifecycle?.scopes[ci] {
                     for r in 0 ..< n where changes.classes[r] & scope == 0 { skip[r] = true }
                 }
-                evaluateRecordRule(entity, chunk, ci, when, assert, skip, &hits, &result)
+                evaluateRecordRule(columns, ci, when, assert, skip, &hits, &result)
             }
         }
         if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {
-            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive) {
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns()) {
                 let check = Int32(entity.hookCheckBase + v.rule)
                 let key = Int64(v.row) << 32 | Int64(check)
                 if let earlier = result.hookMessages[key] {
@@ -221,37 +237,8 @@ package enum ChunkEvaluator {
         }
         hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         result.hits = hits
+        result.parses = columns.parses
         return result
-    }
-
-    /// Evaluates a rule over whole records: `when` selects the records, `assert` must hold.
-    /// A record whose inputs are missing or invalid is skipped, and counted as such.
-    private static func evaluateRecordRule(_ entity: BoundEntity, _ chunk: RecordChunk, _ ci: Int,
-                                           _ when: CompiledExpression?, _ assert: CompiledExpression,
-                                           _ excluded: [Bool], _ hits: inout [Hit], _ result: inout ChunkEvaluation) {
-        guard let assertColumns = entity.columns(of: assert), let whenColumns = when.map(entity.columns(of:)) ?? [] else {
-            return      // an input column the source lacks (tolerated by a columns: rule)
-        }
-        var skip = excluded
-        var skipped = 0
-        if let when {
-            for (r, o) in when.evaluate(chunk, columns: whenColumns, skip: excluded).enumerated() where !excluded[r] {
-                if o == .skipped { skipped += 1 }
-                if o != .true { skip[r] = true }
-            }
-        }
-        var evaluated = 0
-        for (r, o) in assert.evaluate(chunk, columns: assertColumns, skip: skip).enumerated() where !skip[r] {
-            switch o {
-            case .false:
-                evaluated += 1
-                hits.append(Hit(row: Int32(r), check: Int32(ci)))
-            case .true: evaluated += 1
-            case .skipped, .unknown: skipped += 1
-            }
-        }
-        // Records a structural finding excluded are not evaluated either (as for property rules).
-        result.recordCounts[ci] = (evaluated, skipped + result.excludedCount)
     }
 
     /// The one definition of *evaluated*, for property rules (record rules count the same way
@@ -351,6 +338,10 @@ package enum ChunkEvaluator {
     /// it has at most 15 significant digits, NaN when it has more (a SQLite REAL: its double);
     /// a date's day; a date-time's whole second (floor), with `ints` 1 when it has a non-zero
     /// fraction. See ``OrderedBound`` for how the exact values decide the rest.
+    // Never inlined: called once per column, its per-type loops optimise best as one
+    // function of their own (inlined into a caller, every store re-checked its array's
+    // uniqueness: measured 5 % of the benchmark).
+    @inline(never)
     static func classify(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>,
                          _ excluded: [Bool], _ state: inout [UInt8], _ numbers: inout [Double],
                          _ ints: inout [Int64]) {

@@ -158,6 +158,7 @@ final class EntityAccumulator {
                     var f = FindingBuilder.finding(entity, chunk, Int(row), h,
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
+                                                   violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
                                                    old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
                     stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
@@ -303,7 +304,7 @@ enum FindingBuilder {
     }
 
     static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
-                        hookMessage: String? = nil, old: String? = nil) -> Finding {
+                        hookMessage: String? = nil, violations: [Violation]? = nil, old: String? = nil) -> Finding {
         let loc = location(e, chunk, row)
         let key = key(e, chunk, row)
         if hit.check < 0 {
@@ -347,11 +348,11 @@ enum FindingBuilder {
             case "firstKind": return first.map { _ in describe(e, location: 0).split(separator: " ").first.map(String.init) ?? "" } ?? ""
             case "violations":
                 if let hookMessage { return hookMessage }
-                guard case .validator(let validator) = check.test, let a = check.attribute else { return nil }
-                let v = ValueAccess.value(e.cell(chunk, attribute: a, row: row), chunk, split: e.plan.attributes[a].split)
+                // The violations the evaluation found (the validator does not run again).
+                guard case .validator = check.test, let a = check.attribute else { return nil }
+                if e.plan.attributes[a].sensitive { return "\(e.plan.attributes[a].name) is invalid (value masked)" }
                 let field = check.parameters["field"] ?? e.plan.attributes[a].name
-                let text = validator.validate(v).map { $0.named(field).message }.joined(separator: "; ")
-                return e.plan.attributes[a].sensitive ? "\(e.plan.attributes[a].name) is invalid (value masked)" : text
+                return (violations ?? []).map { $0.named(field).message }.joined(separator: "; ")
             case "key": return key ?? ""
             case "old": return sensitive ? old.map { _ in mask } : old
             case "entity": return check.parameters["entity"] ?? e.plan.name

@@ -42,8 +42,11 @@ extension KeyTable {
     }
 }
 
-/// Typed values of one attribute in a chunk, as ``ChunkEvaluator/classify`` left them.
-struct TypedColumn {
+/// Typed values of one attribute in a chunk, as ``ChunkEvaluator/classify`` left them
+/// (see ``ChunkColumns``, which computes each once per chunk).
+struct TypedColumn: Sendable {
+    /// The attribute's declared type.
+    var type: ValueType
     var state: [UInt8]
     var numbers: [Double]
     var ints: [Int64]

@@ -184,20 +184,16 @@ struct LifecycleContext: Sendable {
 
 enum Lifecycle {
     /// Keys and attribute hashes of a chunk's keyed rows.
-    /// - Parameter hashing: Also hash every attribute (the previous snapshot's index pass).
-    static func rows(_ entity: BoundEntity, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
-                     keyShape: KeyShape, textAttributes: [Int] = [], excluded: [Bool], hashing: Bool = true) -> SnapshotRows {
-        let n = chunk.count
+    /// - Parameters:
+    ///   - columns: The chunk's typed columns; the key attributes must be classified on every
+    ///     row no structural issue excludes (``ChunkColumns``'s `wide` attributes).
+    ///   - hashing: Also hash every attribute (the previous snapshot's index pass).
+    static func rows(_ columns: ChunkColumns, _ bytes: UnsafeBufferPointer<UInt8>,
+                     keyShape: KeyShape, textAttributes: [Int] = [], hashing: Bool = true) -> SnapshotRows {
+        let entity = columns.entity
+        let chunk = columns.chunk
         var typed = [Int: TypedColumn]()
-        var state = [UInt8](repeating: 0, count: n)
-        var numbers = [Double](repeating: 0, count: n)
-        var ints = [Int64](repeating: 0, count: n)
-        for a in keyShape.attributes {
-            let column = entity.columns[a] >= 0 ? chunk.columns[entity.columns[a]] : [Cell](repeating: .missing, count: n)
-            ChunkEvaluator.classify(entity.plan.attributes[a].type, column, bytes, excluded, &state, &numbers, &ints)
-            if chunk.storageClasses { StorageClass.restrict(entity.plan.attributes[a].type, column, &state) }
-            typed[a] = TypedColumn(state: state, numbers: numbers, ints: ints, cells: column)
-        }
+        for a in keyShape.attributes { typed[a] = columns.column(a) }
         var out = SnapshotRows()
         out.keys = KeyEncoder.column(keyShape, typed, chunk, bytes)
         guard hashing else { return out }
@@ -259,8 +255,13 @@ enum Lifecycle {
 
     /// Classifies the rows of a chunk of the current snapshot (or, in the delete pass, of the
     /// previous one).
-    static func changes(_ entity: BoundEntity, _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>,
-                        _ context: LifecycleContext, excluded: [Bool]) -> RowChanges {
+    /// - Parameter columns: The chunk's typed columns (the lifecycle's key attributes among
+    ///   those classified on every non-excluded row).
+    static func changes(_ columns: ChunkColumns, _ bytes: UnsafeBufferPointer<UInt8>,
+                        _ context: LifecycleContext) -> RowChanges {
+        let entity = columns.entity
+        let chunk = columns.chunk
+        let excluded = columns.excluded
         let n = chunk.count
         let count = entity.plan.attributes.count
         let words = max(1, (count + 63) / 64)
@@ -275,7 +276,7 @@ enum Lifecycle {
                 break
             }
             out.changed = [UInt64](repeating: 0, count: n * words)
-            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded, hashing: false).keys
+            let keys = rows(columns, bytes, keyShape: shape, hashing: false).keys
             var matched = [(row: Int, previous: Int)]()
             keys.forEach { row, key in
                 guard let p = index.table.index(of: key) else { return }
@@ -309,7 +310,7 @@ enum Lifecycle {
         case .deletePass(let index):
             out.classes = [UInt8](repeating: 0, count: n)
             guard let shape = context.keyShape else { break }
-            let keys = rows(entity, chunk, bytes, keyShape: shape, excluded: excluded, hashing: false).keys
+            let keys = rows(columns, bytes, keyShape: shape, hashing: false).keys
             keys.forEach { row, key in
                 let r = Int(row)
                 // The first occurrence of a key stands for it (its location is the key's).

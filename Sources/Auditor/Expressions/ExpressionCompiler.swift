@@ -79,9 +79,17 @@
     ///   `expecting: nil`), `.true` means the row has a value and `.unknown` that it is null.
     /// - Complexity: O(rows × nodes), one tight loop per node; allocates per column, not per row.
     public func evaluate(_ chunk: RecordChunk, columns: [Int], skip: [Bool]) -> [ExpressionOutcome] {
+        evaluate(chunk, skip: skip, load: loader(chunk, columns: columns))
+    }
+
+    /// Evaluates the expression for rows `0..<chunk.count` on inputs someone else loads (the
+    /// engine: from the columns it classified once for the chunk, ``ChunkColumns``).
+    /// - Parameters:
+    ///   - load: Loads input `i` for a batch of rows (see ``InputLoader``).
+    func evaluate(_ chunk: RecordChunk, skip: [Bool], load: InputLoader) -> [ExpressionOutcome] {
         var outcomes = [ExpressionOutcome]()
         outcomes.reserveCapacity(chunk.count)
-        forEachBatch(chunk, columns: columns, skip: skip) { context, skipped in
+        forEachBatch(chunk, skip: skip, load: load) { context, skipped in
             let values: [UInt8]
             if case .boolean(let node) = root {
                 values = node.evaluate(context).values
@@ -100,7 +108,7 @@
     /// - Parameters: as for ``evaluate(_:columns:skip:)``.
     public func values(_ chunk: RecordChunk, columns: [Int], skip: [Bool]) -> [String?] {
         var texts = [String?]()
-        forEachBatch(chunk, columns: columns, skip: skip) { context, skipped in
+        forEachBatch(chunk, skip: skip, load: loader(chunk, columns: columns)) { context, skipped in
             let column = root.anyNode?.evaluate(context)
             for r in 0 ..< context.count { texts.append(skipped[r] ? nil : column?.text(r)) }
         }
@@ -118,11 +126,27 @@
     /// (41 against 45–53 ns/record): the per-batch work outweighs the better cache locality.
     static let batchSize = 8192
 
+    /// Loads input `i` (an index into ``inputs``) for the chunk rows `rows`: the typed column of
+    /// those rows, with `skipped` (one entry per row of the batch, the batch's `excluded` rows
+    /// already set) set for the rows the input makes skip. The arguments are `(i, rows,
+    /// excluded, skipped, bytes)`, `bytes` the chunk's bytes.
+    typealias InputLoader = (Int, Range<Int>, [Bool], inout [Bool], UnsafeBufferPointer<UInt8>) -> any ExpressionColumn
+
+    /// Loads inputs by classifying the chunk's columns (an expression evaluated on its own).
+    private func loader(_ chunk: RecordChunk, columns: [Int]) -> InputLoader {
+        precondition(columns.count == inputs.count, "one chunk column per input is required")
+        return { i, rows, excluded, skipped, bytes in
+            let column = chunk.columns[columns[i]]
+            return ExpressionInputs.load(inputTypes[i], column: rows.count == column.count ? column : Array(column[rows]),
+                                         chunk: chunk, bytes: bytes, skip: excluded, missingIsNull: missingIsNull[i],
+                                         skipped: &skipped)
+        }
+    }
+
     /// Loads the inputs of each batch of rows and calls `body` with the evaluation context and
     /// the rows to skip.
-    private func forEachBatch(_ chunk: RecordChunk, columns: [Int], skip: [Bool],
+    private func forEachBatch(_ chunk: RecordChunk, skip: [Bool], load: InputLoader,
                               _ body: (EvaluationContext, [Bool]) -> Void) {
-        precondition(columns.count == inputs.count, "one chunk column per input is required")
         let n = chunk.count
         chunk.bytes.withUnsafeBufferPointer { bytes in
             var start = 0
@@ -131,12 +155,7 @@
                 let excluded = skip.count != n ? (start ..< end).map { $0 < skip.count && skip[$0] }
                     : end - start == n ? skip : Array(skip[start ..< end])
                 var skipped = excluded
-                let loaded = inputs.indices.map { i in
-                    let column = chunk.columns[columns[i]]
-                    return ExpressionInputs.load(inputTypes[i], column: end - start == column.count ? column : Array(column[start ..< end]),
-                                                 chunk: chunk,
-                                                 bytes: bytes, skip: excluded, missingIsNull: missingIsNull[i], skipped: &skipped)
-                }
+                let loaded = inputs.indices.map { i in load(i, start ..< end, excluded, &skipped, bytes) }
                 body(EvaluationContext(count: end - start, inputs: loaded), skipped)
                 start = end
             }

@@ -1,139 +1,110 @@
-/// Loads the attribute columns an expression reads from a chunk into typed columns.
+/// Turns the classified attribute columns an expression reads into typed expression columns.
 ///
 /// "Missing", "type-invalid" and the parsed values mean exactly what they mean for `required`
-/// and `type` checks: columns with typed cells (SQLite INTEGER, REAL, BLOB) and string
-/// columns go through ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)``, the pass property rules
-/// use; columns of text and missing cells take a one-pass path with the same parsers.
+/// and `type` checks: the input is the attribute's classification by
+/// ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)``, the pass property rules use. The engine
+/// hands over the column it classified once for the chunk (``ChunkColumns``); ``load`` classifies
+/// for callers that evaluate an expression on its own.
 enum ExpressionInputs {
-    /// Loads one input column and marks the rows the expression must skip because of it.
-    /// - Parameters:
-    ///   - type: The attribute's declared type.
-    ///   - column: The chunk column of the attribute.
-    ///   - missingIsNull: True when the expression reads this attribute only inside
-    ///     null-aware functions: a missing value is then a null instead of a skip.
-    ///   - skipped: Per row, set to true when this input is type-invalid, or missing and
-    ///     `missingIsNull` is false, or the row is excluded by `skip`.
-    /// - Returns: The typed column (null in every row that is not valid).
+    /// Classifies one input column and loads it (see ``column(_:state:numbers:ints:cells:rows:chunk:bytes:skip:missingIsNull:skipped:)``).
     /// - Complexity: O(rows); parses each value once.
     static func load(_ type: ValueType, column: [Cell], chunk: RecordChunk, bytes: UnsafeBufferPointer<UInt8>,
                      skip: [Bool], missingIsNull: Bool, skipped: inout [Bool]) -> any ExpressionColumn {
-        if !chunk.storageClasses,
-           let fast = textOnly(type, column, bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped) {
-            return fast
-        }
         let n = column.count
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
         ChunkEvaluator.classify(type, column, bytes, skip, &state, &numbers, &ints)
         if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
-        let valid = ChunkEvaluator.Classified.valid
-        let missing = ChunkEvaluator.Classified.missing
-        for r in 0 ..< n where state[r] != valid && (state[r] != missing || !missingIsNull) {
-            skipped[r] = true
-        }
-        if type == .integer || type == .decimal {
-            // A valid number a double does not hold exactly (NaN from classify): its exact
-            // value, if a double holds it after all, else the record is skipped.
-            for r in 0 ..< n where state[r] == valid && numbers[r].isNaN {
-                let cell = column[r]
-                let exact: Double?
-                switch cell.tag {
-                case .integer: exact = exactDouble(cell.integerValue)
-                case .text: exact = type == .integer ? exactDouble(ints[r]) : exactDouble(ChunkEvaluator.text(cell, bytes))
-                default: exact = nil
-                }
-                if let exact { numbers[r] = exact } else { skipped[r] = true }
-            }
-        }
-        switch type {
-        case .integer, .decimal:
-            return NumberColumn(values: Rows.zip(state, numbers) { s, v in s == valid ? v : .nan })
-        case .date:
-            return DateColumn(values: Rows.zip(state, numbers) { s, v in s == valid ? Int32(truncatingIfNeeded: Int64(v)) : DateColumn.null })
-        case .datetime:
-            return DatetimeColumn(values: Rows.zip(state, numbers) { s, v in s == valid ? Int64(v) : DatetimeColumn.null })
-        case .boolean:
-            var values = [UInt8](repeating: BoolColumn.unknown, count: n)
-            for r in 0 ..< n where state[r] == valid {
-                let cell = column[r]
-                // classify accepted it: text is exactly "true"/"false", an integer is 0 or 1.
-                values[r] = cell.tag == .text ? (bytes[Int(cell.payload)] == UInt8(ascii: "t") ? 1 : 0)
-                                              : (cell.integerValue == 1 ? 1 : 0)
-            }
-            return BoolColumn(values: values)
-        case .string:
-            return strings(column, state, chunk)
-        }
+        return self.column(type, state: state, numbers: numbers, ints: ints, cells: column, rows: 0 ..< n,
+                           chunk: chunk, bytes: bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped)
     }
 
-    /// A column holding only text and missing cells (CSV, XML, SQLite TEXT), in one pass with
-    /// the parsers `classify` applies to text (``ByteParsers``; dates and date-times take most
-    /// of an inter-property rule's time). `nil` for string columns
-    /// and when another storage class occurs; the caller then classifies as usual (rows already
-    /// marked in `skipped` are rows that classification marks too, so stopping half-way is
-    /// harmless).
-    private static func textOnly(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>, skip: [Bool],
-                                 missingIsNull: Bool, skipped: inout [Bool]) -> (any ExpressionColumn)? {
-        let n = column.count
-        guard skip.count == n, skipped.count == n else { return nil }
-        switch type {
-        case .string:
-            return nil
-        case .integer, .decimal:
-            var values = [Double](repeating: .nan, count: n)
-            let ok = type == .integer
-                ? parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
-                    let p = ByteParsers.integer(t)
-                    return p.valid ? exactDouble(p.value) : nil
-                }
-                : parse(column, bytes, skip, missingIsNull, &skipped, &values) { exactDouble($0) }
-            return ok ? NumberColumn(values: values) : nil
-        case .boolean:
-            var values = [UInt8](repeating: BoolColumn.unknown, count: n)
-            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { t in
-                ByteParsers.boolean(t).map { $0 ? 1 : 0 }
-            }
-            return ok ? BoolColumn(values: values) : nil
-        case .date:
-            var values = [Int32](repeating: DateColumn.null, count: n)
-            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { ByteParsers.date($0) }
-            return ok ? DateColumn(values: values) : nil
-        case .datetime:
-            var values = [Int64](repeating: DatetimeColumn.null, count: n)
-            let ok = parse(column, bytes, skip, missingIsNull, &skipped, &values) { ByteParsers.datetime($0) }
-            return ok ? DatetimeColumn(values: values) : nil
-        }
-    }
-
-    /// One pass over a column of text and missing cells: parsed values, skips for excluded
-    /// rows, unparsable text and (unless `missingIsNull`) missing cells. False when a cell of
-    /// another storage class occurs. All counts are equal (checked by the caller).
-    @inline(__always)
-    private static func parse<T>(_ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>, _ skip: [Bool], _ missingIsNull: Bool,
-                                 _ skipped: inout [Bool], _ values: inout [T],
-                                 _ parser: (UnsafeBufferPointer<UInt8>) -> T?) -> Bool {
-        column.withUnsafeBufferPointer { cells in
-            skip.withUnsafeBufferPointer { skip in
-                skipped.withUnsafeMutableBufferPointer { skipped in
-                    values.withUnsafeMutableBufferPointer { values in
-                        for r in 0 ..< cells.count {
-                            let cell = cells[r]
-                            if skip[r] {
-                                skipped[r] = true
-                            } else if cell.tag == .text {
-                                let text = UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
-                                if let v = parser(text) { values[r] = v } else { skipped[r] = true }
-                            } else if cell.tag == .missing {
-                                if !missingIsNull { skipped[r] = true }
-                            } else {
-                                return false
+    /// Loads rows `rows` of one classified input column and marks the rows the expression
+    /// must skip because of it. Parses nothing again, except the exact value of a number
+    /// with more significant digits than the classification's double keeps (rare).
+    /// - Parameters:
+    ///   - type: The attribute's declared type.
+    ///   - state, numbers, ints, cells: The attribute's classification for the whole chunk.
+    ///   - rows: The batch: row `rows.lowerBound + i` of the chunk is row `i` of the result.
+    ///   - skip: Per batch row: rows not to evaluate (whatever their classification).
+    ///   - missingIsNull: True when the expression reads this attribute only inside
+    ///     null-aware functions: a missing value is then a null instead of a skip.
+    ///   - skipped: Per batch row, set to true when this input is type-invalid, or missing and
+    ///     `missingIsNull` is false, or the row is in `skip`.
+    /// - Returns: The typed column (null in every row that is not valid).
+    /// - Complexity: O(rows).
+    static func column(_ type: ValueType, state: [UInt8], numbers: [Double], ints: [Int64], cells: [Cell],
+                       rows: Range<Int>, chunk: RecordChunk, bytes: UnsafeBufferPointer<UInt8>,
+                       skip: [Bool], missingIsNull: Bool, skipped: inout [Bool]) -> any ExpressionColumn {
+        let n = rows.count
+        let base = rows.lowerBound
+        // One pass per column over buffers (no per-store uniqueness checks): a row to skip, or
+        // whose input is not valid, is null (and skipped unless a missing value is a null).
+        @inline(__always)
+        func load<T>(null: T, _ value: (Int) -> T?) -> [T] {
+            [T](unsafeUninitializedCapacity: n) { out, count in
+                state.withUnsafeBufferPointer { state in
+                    skip.withUnsafeBufferPointer { skip in
+                        skipped.withUnsafeMutableBufferPointer { skipped in
+                            for i in 0 ..< n {
+                                let s = i < skip.count && skip[i] ? ChunkEvaluator.Classified.skip : state[base + i]
+                                if s == ChunkEvaluator.Classified.valid, let v = value(base + i) {
+                                    out[i] = v
+                                    continue
+                                }
+                                out[i] = null
+                                if s != ChunkEvaluator.Classified.missing || !missingIsNull, i < skipped.count {
+                                    skipped[i] = true
+                                }
                             }
                         }
-                        return true
                     }
                 }
+                count = n
             }
+        }
+        switch type {
+        case .integer, .decimal:
+            return numbers.withUnsafeBufferPointer { numbers in
+                NumberColumn(values: load(null: .nan) { r in
+                    let v = numbers[r]
+                    if !v.isNaN { return v }
+                    // A valid number a double does not hold exactly (NaN from classify): its
+                    // exact value, if a double holds it after all, else the record is skipped.
+                    let cell = cells[r]
+                    switch cell.tag {
+                    case .integer: return exactDouble(cell.integerValue)
+                    case .text: return type == .integer ? exactDouble(ints[r])
+                        : ExactDecimal(text: ChunkEvaluator.text(cell, bytes))?.shortDouble
+                    default: return nil
+                    }
+                })
+            }
+        case .date:
+            return numbers.withUnsafeBufferPointer { numbers in
+                DateColumn(values: load(null: DateColumn.null) { Int32(truncatingIfNeeded: Int64(numbers[$0])) })
+            }
+        case .datetime:
+            return numbers.withUnsafeBufferPointer { numbers in
+                DatetimeColumn(values: load(null: DatetimeColumn.null) { Int64(numbers[$0]) })
+            }
+        case .boolean:
+            return cells.withUnsafeBufferPointer { cells in
+                BoolColumn(values: load(null: BoolColumn.unknown) { r in
+                    let cell = cells[r]
+                    // classify accepted it: text is exactly "true"/"false", an integer is 0 or 1.
+                    return cell.tag == .text ? (bytes[Int(cell.payload)] == UInt8(ascii: "t") ? 1 : 0)
+                                             : (cell.integerValue == 1 ? 1 : 0)
+                })
+            }
+        case .string:
+            var valid = [UInt8](repeating: ChunkEvaluator.Classified.skip, count: n)
+            _ = load(null: false) { r in
+                valid[r - base] = ChunkEvaluator.Classified.valid
+                return true
+            }
+            return strings(rows.count == cells.count ? cells : Array(cells[rows]), valid, chunk)
         }
     }
 

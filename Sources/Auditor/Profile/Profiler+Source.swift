@@ -31,7 +31,7 @@ extension Profiler {
         default: break
         }
         let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-        let node = options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>")
+        let node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
         var fields = [String]()
         if factory.format != "csv" {
             let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,

@@ -6,8 +6,10 @@ public struct ReaderRequest: Sendable {
     public var path: String
     /// The path as findings show it (as the user wrote it).
     public var displayPath: String
-    /// This format's option block from the rules file (`csv: {...}`), if any.
-    public var options: ConfigNode?
+    /// This format's option block from the rules file (`csv: {...}`), decoded by the
+    /// format's ``ReaderFactory/decodeOptions``; ``DefaultReaderOptions`` when the source has
+    /// none. Readers read it with ``options(as:)``.
+    public var options: any ReaderOptions
     /// The attributes the rules need, in entity order. Readers whose schema is not in the
     /// data itself (XML, SQLite) produce exactly these fields; CSV reads its header.
     public var fields: [String]
@@ -20,7 +22,7 @@ public struct ReaderRequest: Sendable {
     /// ``RecordReader/availableFields``) rather than as an error by the reader. Default false.
     public var missingFieldsAllowed: Bool
 
-    public init(sourceName: String, path: String, displayPath: String, options: ConfigNode?,
+    public init(sourceName: String, path: String, displayPath: String, options: any ReaderOptions = DefaultReaderOptions(),
                 fields: [String], parallelism: Int = 1, missingFieldsAllowed: Bool = false) {
         self.sourceName = sourceName
         self.path = path
@@ -38,28 +40,23 @@ public struct ReaderFactory: Sendable {
     public var format: String
     /// File extensions (lower case, no dot) that select this format when `format:` is absent.
     public var extensions: [String]
-    /// Checks an option block without opening data (`auditor check`); returns every problem.
-    public var validateOptions: @Sendable (ConfigNode) -> [Diagnostic]
-    /// The fields an input will have when its options alone tell (a CSV with `columns:`),
-    /// so that `auditor check` can validate attribute names without reading data.
-    public var declaredFields: @Sendable (ConfigNode?) -> [String]?
-    /// The fields that the options make lists or maps (XML `as: list|map`), so that
-    /// `auditor check` can refuse list and map constraints on single values; others are scalars.
-    public var fieldShapes: @Sendable (ConfigNode?) -> [String: FieldShape]
-    /// Opens a reader.
+    /// Decodes the format's option block of a source (`nil`: the source has none) into the
+    /// typed value the reader is made with, once, when the plan is compiled (see
+    /// ``ReaderRegistry/decodeOptions(_:)``); no data is read. The value also answers
+    /// ``ReaderOptions/declaredFields`` and ``ReaderOptions/fieldShapes``.
+    /// - Throws: ``AuditError`` `.invalidRules` with every problem of the block, located in the
+    ///   rules file.
+    public var decodeOptions: @Sendable (ConfigNode?) throws(AuditError) -> any ReaderOptions
+    /// Opens a reader with the options ``decodeOptions`` made (in ``ReaderRequest/options``).
     /// - Throws: ``AuditError`` (`.missingInput`, `.malformedInput`, `.invalidRules` for bad options).
     public var open: @Sendable (ReaderRequest) throws -> any RecordReader
 
     public init(format: String, extensions: [String],
-                validateOptions: @escaping @Sendable (ConfigNode) -> [Diagnostic] = { _ in [] },
-                declaredFields: @escaping @Sendable (ConfigNode?) -> [String]? = { _ in nil },
-                fieldShapes: @escaping @Sendable (ConfigNode?) -> [String: FieldShape] = { _ in [:] },
+                decodeOptions: @escaping @Sendable (ConfigNode?) throws(AuditError) -> any ReaderOptions = { _ in DefaultReaderOptions() },
                 open: @escaping @Sendable (ReaderRequest) throws -> any RecordReader) {
         self.format = format
-        self.fieldShapes = fieldShapes
-        self.declaredFields = declaredFields
         self.extensions = extensions
-        self.validateOptions = validateOptions
+        self.decodeOptions = decodeOptions
         self.open = open
     }
 }

@@ -9,9 +9,21 @@ public struct AuditPlan: Sendable {
     /// The history database the rules file names (`history:`), relative to the current
     /// directory; `--history` overrides it.
     public var historyPath: String?
+    /// The sources' option blocks, decoded once by the readers' factories
+    /// (`ReaderRegistry.decodeOptions(_:)`); readers are made with these. Nil until decoded:
+    /// ``AuditEngine/run(_:)`` then decodes them itself, once.
+    package var readerOptions: SourceOptions?
 
     package func source(named name: String) -> SourceSpec? {
         sources.first { $0.name == name }
+    }
+
+    /// Keeps the sources' decoded option blocks and drops the raw ones, so that readers are
+    /// made from the typed options only (nothing decodes a block again).
+    /// - Parameter options: What `ReaderRegistry.decodeOptions(_:)` made of the sources.
+    package mutating func adopt(_ options: SourceOptions) {
+        readerOptions = options
+        for i in sources.indices { sources[i].options = [:] }
     }
 }
 

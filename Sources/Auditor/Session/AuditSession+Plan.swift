@@ -22,25 +22,16 @@ extension AuditSession {
                                        catalog: MessageCatalog = .english,
                                        now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> (spec: RulesSpec, plan: AuditPlan) {
         let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
-        var d = [Diagnostic]()
-        for source in spec.sources {
-            for (format, node) in source.options.sorted(by: { $0.key < $1.key }) {
-                if let f = registry.factory(format: format) { d += f.validateOptions(node) }
-            }
-        }
+        // Every source's option blocks, decoded once; the plan carries the typed options.
+        let decoded = registry.decodeOptions(spec.sources)
+        var d = decoded.diagnostics
         // List and map constraints need list and map fields (split:, XML as: list|map). Every
         // option block of the source counts: one source may be read as CSV or XML (--source).
-        d += RuleCompiler.collectionDiagnostics(spec) { source in
-            var shapes = [String: FieldShape]()
-            for (format, node) in source.options {
-                guard let factory = registry.factory(format: format) else { continue }
-                shapes.merge(factory.fieldShapes(node)) { first, _ in first }
-            }
-            return shapes
-        }
-        let plan: AuditPlan
+        d += RuleCompiler.collectionDiagnostics(spec) { source in decoded.options.fieldShapes(source: source.name) }
+        var plan: AuditPlan
         do {
             plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)
+            plan.adopt(decoded.options)
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)
         }
@@ -53,7 +44,7 @@ extension AuditSession {
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source),
                   let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
-                  let fields = factory.declaredFields(source.options[factory.format]) else { continue }
+                  let fields = plan.readerOptions?[source.name, factory.format]?.declaredFields else { continue }
             d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
         }
         if !d.isEmpty { throw AuditError.invalidRules(d) }

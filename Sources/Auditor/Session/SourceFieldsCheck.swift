@@ -19,7 +19,8 @@ package enum SourceFieldsCheck {
                 throw AuditError.invalidRules([Diagnostic(mark: source.pathMark, message: "cannot tell the format of '\(path)' from its extension; add 'format:' to the source (known formats: \(registry.formats.joined(separator: ", ")))")])
             }
             let request = ReaderRequest(sourceName: source.name, path: path, displayPath: path,
-                                        options: source.options[factory.format], fields: entity.fields,
+                                        options: try plan.readerOptions?[source.name, factory.format] ?? factory.decodeOptions(source.options[factory.format]),
+                                        fields: entity.fields,
                                         missingFieldsAllowed: true)
             let reader = try factory.open(request)
             // CSV and SQLite know every field when opened; an XML document only once read.

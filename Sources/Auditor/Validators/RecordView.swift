@@ -46,17 +46,25 @@ public struct RecordLayout: Sendable {
 /// engine checks the names before the run.
 ///
 /// A view holds the chunk (a copy-on-write value): building one per record costs a few
-/// reference counts, no copy.
+/// reference counts, no copy. In an audit, typed reads come from the engine's one
+/// classification of the column for the chunk: a hook does not parse the attribute again.
 public struct RecordView: Sendable {
     public let chunk: RecordChunk
     /// The record's index within the chunk.
     public let row: Int
     public let layout: RecordLayout
+    /// Typed columns the engine already classified, by chunk column (empty outside an audit).
+    let typed: [Int: any TypedValues]
 
     public init(chunk: RecordChunk, row: Int, layout: RecordLayout) {
+        self.init(chunk: chunk, row: row, layout: layout, typed: [:])
+    }
+
+    init(chunk: RecordChunk, row: Int, layout: RecordLayout, typed: [Int: any TypedValues]) {
         self.chunk = chunk
         self.row = row
         self.layout = layout
+        self.typed = typed
     }
 
     /// The record's ordinal within its source (0-based).
@@ -67,9 +75,20 @@ public struct RecordView: Sendable {
 
     /// The attribute's value, typed when its declared type parses it (see the type's docs).
     public subscript(_ name: String) -> Value {
-        let value = raw(name)
-        guard let type = layout.fields[name]?.type else { return value }
-        return StorageClass.converted(value, to: type, storageClasses: chunk.storageClasses) ?? value
+        guard let field = layout.fields[name], let type = field.type else { return raw(name) }
+        switch lookup(field, as: type) {
+        case .typed(let v): return v
+        case .notOfType: return raw(name)
+        case .unknown:
+            let value = raw(name)
+            return StorageClass.converted(value, to: type, storageClasses: chunk.storageClasses) ?? value
+        }
+    }
+
+    /// What the engine's classification of the field's column says about this row, read as `type`.
+    private func lookup(_ field: RecordLayout.Field, as type: ValueType) -> TypedLookup {
+        guard !typed.isEmpty, let column = typed[field.column] else { return .unknown }
+        return column.lookup(row, as: type, in: chunk)
     }
 
     /// The attribute's value as stored (text stays `.string`), `.null` when missing or unknown.
@@ -82,7 +101,14 @@ public struct RecordView: Sendable {
     /// The attribute read as `type`, or `nil` when missing or not of the type (in a chunk with
     /// storage classes, SQLite TEXT is not an integer, decimal or boolean: README "Types").
     public func value(_ name: String, as type: ValueType) -> Value? {
-        StorageClass.converted(raw(name), to: type, storageClasses: chunk.storageClasses)
+        if let field = layout.fields[name] {
+            switch lookup(field, as: type) {
+            case .typed(let v): return v
+            case .notOfType: return nil
+            case .unknown: break
+            }
+        }
+        return StorageClass.converted(raw(name), to: type, storageClasses: chunk.storageClasses)
     }
 
     /// The attribute as an integer, or `nil`.
@@ -120,4 +146,22 @@ public struct RecordView: Sendable {
     public func describe(_ names: [String]) -> String {
         names.map { "\($0)=\(self[$0])" }.joined(separator: ", ")
     }
+}
+
+/// The outcome of reading one row of a classified column as a type (``TypedValues``).
+enum TypedLookup {
+    /// The row holds a value of the type: this one.
+    case typed(Value)
+    /// The row is missing, or its value is not of the type.
+    case notOfType
+    /// The column cannot tell (another type, a row it did not classify): parse the value.
+    case unknown
+}
+
+/// A column whose rows were already classified and parsed as a declared type (the engine's
+/// typed column of a chunk): what ``RecordView`` reads typed values from instead of parsing.
+protocol TypedValues: Sendable {
+    /// Row `row` read as `type`, exactly as ``Value/converted(to:)`` (with the storage-class
+    /// rule of ``StorageClass/converted(_:to:storageClasses:)``) would read the stored value.
+    func lookup(_ row: Int, as type: ValueType, in chunk: RecordChunk) -> TypedLookup
 }

@@ -95,12 +95,19 @@ public struct EntityHooks: Sendable {
     ///   order the hook returned them.
     /// - Complexity: O(records × hooks) calls; each builds the ``Value``s it reads.
     public func evaluate(_ chunk: RecordChunk, layout: RecordLayout, excluded: [Bool]? = nil) -> [HookViolation] {
+        evaluate(chunk, layout: layout, excluded: excluded, typed: [:])
+    }
+
+    /// ``evaluate(_:layout:excluded:)`` with typed reads served by columns the engine already
+    /// classified (by chunk column), so that no hook parses an attribute again.
+    func evaluate(_ chunk: RecordChunk, layout: RecordLayout, excluded: [Bool]?,
+                  typed: [Int: any TypedValues]) -> [HookViolation] {
         guard !isEmpty else { return [] }
         var out = [HookViolation]()
         let offset = attributeValidators.count
         for row in 0 ..< chunk.count {
             if let excluded, row < excluded.count, excluded[row] { continue }
-            let view = RecordView(chunk: chunk, row: row, layout: layout)
+            let view = RecordView(chunk: chunk, row: row, layout: layout, typed: typed)
             for (i, a) in attributeValidators.enumerated() {
                 for v in a.validate(view) { out.append(HookViolation(row: row, rule: i, violation: v)) }
             }

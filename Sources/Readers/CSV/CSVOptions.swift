@@ -29,6 +29,9 @@ import Auditor
 
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
+    /// Whether the block set `delimiter`; when not, the reader picks the path's default
+    /// (TAB for `.tsv`) when it opens the input.
+    var delimiterGiven = false
     /// Check the start of the file for another encoding (UTF-16, UTF-32, Latin-1) and stop with
     /// that root cause (``CSVReader/checkEncoding()``) rather than flag every record. The
     /// registry's factory turns it on; off by default so that the reader alone reads any bytes.
@@ -85,6 +88,7 @@ extension CSVOptions {
         if let value = mapping["delimiter"] {
             do throws(Diagnostic) {
                 options.delimiter = try character(value, "delimiter", allowTab: true)
+                options.delimiterGiven = true
             } catch { problems.append(error); charactersValid = false }
         }
         if let value = mapping["quote"] {
@@ -184,4 +188,9 @@ extension CSVOptions {
         }
         return problems.count == before ? list : nil
     }
+}
+
+extension CSVOptions: ReaderOptions {
+    /// `columns:`, when the block names the fields.
+    public var declaredFields: [String]? { columns }
 }

@@ -6,13 +6,14 @@ extension CSVReader {
     public static let factory = ReaderFactory(
         format: "csv",
         extensions: ["csv", "tsv"],
-        validateOptions: { node in CSVOptions.decode(node).1 },
-        declaredFields: { node in CSVOptions.decode(node).0.columns },
-        open: { request in
-            let (decoded, problems) = CSVOptions.decode(request.options,
-                                                        defaultDelimiter: defaultDelimiter(for: request.path))
+        decodeOptions: { node throws(AuditError) in
+            let (options, problems) = CSVOptions.decode(node)
             guard problems.isEmpty else { throw AuditError.invalidRules(problems) }
-            var options = decoded
+            return options
+        },
+        open: { request in
+            var options = try request.options(as: CSVOptions.self) ?? CSVOptions()
+            if !options.delimiterGiven { options.delimiter = defaultDelimiter(for: request.path) }
             options.diagnosesEncoding = true          // root causes before per-record findings
             let reader = try CSVReader(path: request.path, displayPath: request.displayPath, options: options,
                                        parallelism: request.parallelism)

@@ -92,3 +92,5 @@ package struct SQLiteOptions: Sendable, Equatable {
         return (options, diagnostics)
     }
 }
+
+extension SQLiteOptions: ReaderOptions {}

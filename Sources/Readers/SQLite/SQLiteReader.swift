@@ -48,7 +48,11 @@ package final class SQLiteReader: RecordReader {
     /// The factory for ``ReaderRegistry`` (format `sqlite`; extensions `sqlite`, `sqlite3`, `db`).
     public static let factory = ReaderFactory(
         format: "sqlite", extensions: ["sqlite", "sqlite3", "db"],
-        validateOptions: { SQLiteOptions.diagnostics(for: $0) },
+        decodeOptions: { node throws(AuditError) in
+            // No block: the table named like the source, which only the request knows.
+            guard let node, !node.isNull else { return DefaultReaderOptions() }
+            return try SQLiteOptions.decode(node, sourceName: "")
+        },
         open: { request in try SQLiteReader(request: request) })
 
     /// Opens a database and prepares the records' SELECT.
@@ -62,7 +66,7 @@ package final class SQLiteReader: RecordReader {
     /// As ``init(request:)``, with a hook that receives the connection once it is hardened and
     /// before the first statement (tests use it to register functions).
     package init(request: ReaderRequest, connectionHook: ((OpaquePointer) -> Void)?) throws(AuditError) {
-        let options = try SQLiteOptions.decode(request.options, sourceName: request.sourceName)
+        let options = try request.options(as: SQLiteOptions.self) ?? SQLiteOptions(source: .table(request.sourceName))
         let file = try SQLiteDatabaseFile.locate(request.path, displayPath: request.displayPath)
         let before = file.fingerprint()
         let plan: SQLiteReadPlan

@@ -325,17 +325,20 @@ extension XMLReader {
     /// The `xml` format: files ending in `.xml`, options from the source's `xml:` block.
     public static let factory = ReaderFactory(
         format: "xml", extensions: ["xml"],
-        validateOptions: { node in XMLReaderOptions.decode(node).diagnostics },
-        fieldShapes: { node in XMLReaderOptions.fieldShapes(node) },
-        open: { request in
-            guard let node = request.options else {
-                throw AuditError(.invalidRules,
-                                 "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that names the record element, e.g. 'xml: { record: person }'",
-                                 location: request.displayPath)
-            }
+        decodeOptions: { node throws(AuditError) in
+            // No block: the reader says so when it is opened (it names the source).
+            guard let node else { return DefaultReaderOptions() }
             let decoded = XMLReaderOptions.decode(node)
             guard let options = decoded.options, decoded.diagnostics.isEmpty else {
                 throw AuditError.invalidRules(decoded.diagnostics)
+            }
+            return options
+        },
+        open: { request in
+            guard let options = try request.options(as: XMLReaderOptions.self) else {
+                throw AuditError(.invalidRules,
+                                 "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that names the record element, e.g. 'xml: { record: person }'",
+                                 location: request.displayPath)
             }
             return try XMLReader(path: request.path, displayPath: request.displayPath,
                                  fields: request.fields, options: options,
