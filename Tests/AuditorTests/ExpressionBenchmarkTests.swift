@@ -171,7 +171,7 @@ struct ExpressionBenchmarkTests {
                         var numbers = [Double](repeating: 0, count: chunk.count)
                         var ints = [Int64](repeating: 0, count: chunk.count)
                         chunk.bytes.withUnsafeBufferPointer { bytes in
-                            ChunkEvaluator.classify(attribute.type, chunk.columns[i], bytes, skip, &state, &numbers, &ints)
+                            TypedParse.classify(attribute.type, chunk.columns[i], bytes, skip, &state, &numbers, &ints)
                         }
                     }
                 }.cpu)

@@ -107,7 +107,7 @@ import Testing
         b.setText(0, "14")
         let chunk = b.build()
         let layout = RecordLayout(columns: ["age": 0], types: ["age": .integer])
-        let injected = TypedColumn(type: .integer, state: [ChunkEvaluator.Classified.valid], numbers: [99], ints: [99],
+        let injected = TypedColumn(type: .integer, state: [TypedParse.Classified.valid], numbers: [99], ints: [99],
                                    cells: chunk.columns[0])
         let view = RecordView(chunk: chunk, row: 0, layout: layout, typed: [0: injected])
         #expect(view["age"] == .integer(99))
@@ -178,7 +178,7 @@ final class HookCounter: @unchecked Sendable {     // every access holds `lock`
             var state = [UInt8](repeating: 0, count: n)
             var numbers = [Double](repeating: 0, count: n)
             var ints = [Int64](repeating: 0, count: n)
-            chunk.bytes.withUnsafeBufferPointer { ChunkEvaluator.classify(type, chunk.columns[0], $0, none, &state, &numbers, &ints) }
+            chunk.bytes.withUnsafeBufferPointer { TypedParse.classify(type, chunk.columns[0], $0, none, &state, &numbers, &ints) }
             if storageClasses { StorageClass.restrict(type, chunk.columns[0], &state) }
             let column = TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: chunk.columns[0])
             let layout = RecordLayout(columns: ["v": 0], types: ["v": type])

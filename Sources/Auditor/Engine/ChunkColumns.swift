@@ -83,7 +83,7 @@ final class ChunkColumns {
             ints = [Int64](repeating: 0, count: numeric ? n : 0)
         }
         chunk.bytes.withUnsafeBufferPointer { bytes in
-            ChunkEvaluator.classify(type, cells, bytes, wide[a] ? excluded : inactive, &state, &numbers, &ints)
+            TypedParse.classify(type, cells, bytes, wide[a] ? excluded : inactive, &state, &numbers, &ints)
         }
         return finish(a, TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: cells))
     }
@@ -110,7 +110,7 @@ final class ChunkColumns {
     func state(_ a: Int, masking mask: [Bool]) -> [UInt8] {
         var state = column(a).state
         if wide[a] ? mask == excluded : mask == inactive { return state }
-        for r in 0 ..< min(state.count, mask.count) where mask[r] { state[r] = ChunkEvaluator.Classified.skip }
+        for r in 0 ..< min(state.count, mask.count) where mask[r] { state[r] = TypedParse.Classified.skip }
         return state
     }
 
@@ -134,8 +134,8 @@ extension TypedColumn: TypedValues {
         // A string reads every stored value as itself or its canonical text: nothing to parse.
         guard type == self.type, type != .string, row >= 0, row < state.count else { return .unknown }
         switch state[row] {
-        case ChunkEvaluator.Classified.valid: break
-        case ChunkEvaluator.Classified.missing, ChunkEvaluator.Classified.invalid: return .notOfType
+        case TypedParse.Classified.valid: break
+        case TypedParse.Classified.missing, TypedParse.Classified.invalid: return .notOfType
         default: return .unknown        // a row the classification skipped
         }
         let cell = cells[row]

@@ -2,18 +2,11 @@
 /// more than 15 significant digits, a value equal to a bound's double, a date-time's fraction)
 /// is decided on the exact values (``ExactDecimal``, ``ExactInstant``).
 extension ChunkEvaluator {
-    /// The double an integer is compared by: exact below 10^15 (at most 15 digits), NaN
-    /// above, where the exact value decides.
-    @inline(__always)
-    static func comparableDouble(_ value: Int64) -> Double {
-        value > -1_000_000_000_000_000 && value < 1_000_000_000_000_000 ? Double(value) : .nan
-    }
-
     /// The exact value of a valid cell of an ordered type, or nil (an infinite REAL).
     static func exactValue(_ type: ValueType, _ cell: Cell, _ bytes: UnsafeBufferPointer<UInt8>) -> ExactValue? {
         switch cell.tag {
         case .text:
-            let t = text(cell, bytes)
+            let t = TypedParse.text(cell, bytes)
             if type == .datetime { return ExactInstant(text: t).map { .instant($0) } }
             return ExactDecimal(text: t).map { .number($0) }
         case .integer:

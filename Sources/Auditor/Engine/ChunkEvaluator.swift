@@ -123,12 +123,12 @@ package enum ChunkEvaluator {
                     let c32 = Int32(ci)
                     switch check.test {
                     case .required:
-                        for r in 0 ..< n where state[r] == Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
                     case .type:
-                        for r in 0 ..< n where state[r] == Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
                     case .lowerBound(let bound, let inclusive):
                         let b = bound.fast
-                        for r in 0 ..< n where state[r] == Classified.valid {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                             let v = numbers[r]
                             if v < b {
                                 hits.append(Hit(row: Int32(r), check: c32))
@@ -139,7 +139,7 @@ package enum ChunkEvaluator {
                         }
                     case .upperBound(let bound, let inclusive):
                         let b = bound.fast
-                        for r in 0 ..< n where state[r] == Classified.valid {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                             let v = numbers[r]
                             if v > b {
                                 hits.append(Hit(row: Int32(r), check: c32))
@@ -149,31 +149,31 @@ package enum ChunkEvaluator {
                             }
                         }
                     case .integral:
-                        for r in 0 ..< n where state[r] == Classified.valid && !isIntegral(numbers[r], column[r], bytes) {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid && !isIntegral(numbers[r], column[r], bytes) {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .enumNumber(let allowed):
-                        for r in 0 ..< n where state[r] == Classified.valid && !contains(allowed, numbers[r], column[r], bytes) {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid && !contains(allowed, numbers[r], column[r], bytes) {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .minLength(let min):
                         if lengthsOf != a { lengths = TextAccess.lengths(column, state, chunk, bytes); lengthsOf = a }
-                        for r in 0 ..< n where state[r] == Classified.valid && lengths[r] < min {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid && lengths[r] < min {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .maxLength(let max):
                         if lengthsOf != a { lengths = TextAccess.lengths(column, state, chunk, bytes); lengthsOf = a }
-                        for r in 0 ..< n where state[r] == Classified.valid && lengths[r] > max {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid && lengths[r] > max {
                             hits.append(Hit(row: Int32(r), check: c32))
                         }
                     case .pattern(let pattern):
-                        for r in 0 ..< n where state[r] == Classified.valid {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                             if !TextAccess.withText(column[r], chunk, bytes, { pattern.matches($0) }) {
                                 hits.append(Hit(row: Int32(r), check: c32))
                             }
                         }
                     case .enumText(let allowed):
-                        for r in 0 ..< n where state[r] == Classified.valid {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                             let ok = TextAccess.withText(column[r], chunk, bytes) { text in
                                 allowed.contains { TextAccess.equal($0, text) }
                             }
@@ -181,7 +181,7 @@ package enum ChunkEvaluator {
                         }
                     case .validator(let validator):
                         // Once per value: a failing value keeps its violations for its finding.
-                        for r in 0 ..< n where state[r] == Classified.valid {
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                             let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split))
                             if !violations.isEmpty {
                                 hits.append(Hit(row: Int32(r), check: c32))
@@ -195,7 +195,7 @@ package enum ChunkEvaluator {
                 for (t, rule) in entity.plan.tableRules.enumerated() {
                     guard case .freshness(let fa, _) = rule.kind, fa == a else { continue }
                     var best = -Double.infinity
-                    for r in 0 ..< n where state[r] == Classified.valid && numbers[r] > best { best = numbers[r] }
+                    for r in 0 ..< n where state[r] == TypedParse.Classified.valid && numbers[r] > best { best = numbers[r] }
                     if best > -Double.infinity { result.maxima[t] = best }
                 }
                 columns.recycle(typedColumn, of: a)
@@ -254,7 +254,7 @@ package enum ChunkEvaluator {
         var active = 0, present = 0, valid = 0
         for r in 0 ..< state.count where !inactive[r] {
             active += 1
-            if state[r] == Classified.valid { valid += 1; present += 1 } else if state[r] == Classified.invalid { present += 1 }
+            if state[r] == TypedParse.Classified.valid { valid += 1; present += 1 } else if state[r] == TypedParse.Classified.invalid { present += 1 }
         }
         var slots = Set<Int>()
         for ci in attr.checks {
@@ -323,106 +323,6 @@ package enum ChunkEvaluator {
             }
         }
     }
-
-    enum Classified {
-        static let skip: UInt8 = 0      // excluded by a structural issue
-        static let missing: UInt8 = 1
-        static let invalid: UInt8 = 2
-        static let valid: UInt8 = 3
-    }
-
-    /// Classifies every row of a column as missing, wrong type or valid, parsing ordered values
-    /// into `numbers` and integers into `ints`.
-    ///
-    /// `numbers` holds what the fast comparisons use: a number's correctly rounded double when
-    /// it has at most 15 significant digits, NaN when it has more (a SQLite REAL: its double);
-    /// a date's day; a date-time's whole second (floor), with `ints` 1 when it has a non-zero
-    /// fraction. See ``OrderedBound`` for how the exact values decide the rest.
-    // Never inlined: called once per column, its per-type loops optimise best as one
-    // function of their own (inlined into a caller, every store re-checked its array's
-    // uniqueness: measured 5 % of the benchmark).
-    @inline(never)
-    static func classify(_ type: ValueType, _ column: [Cell], _ bytes: UnsafeBufferPointer<UInt8>,
-                         _ excluded: [Bool], _ state: inout [UInt8], _ numbers: inout [Double],
-                         _ ints: inout [Int64]) {
-        // One loop per declared type: the type is loop-invariant, the cell tag is not.
-        switch type {
-        case .string:
-            classifyRows(column, excluded, &state) { _, _ in Classified.valid }
-        case .integer:
-            classifyRows(column, excluded, &state) { r, cell in
-                switch cell.tag {
-                case .text:
-                    let p = ByteParsers.integer(text(cell, bytes))
-                    guard p.valid else { return Classified.invalid }
-                    ints[r] = p.value
-                    numbers[r] = comparableDouble(p.value)
-                    return Classified.valid
-                case .integer:
-                    ints[r] = cell.integerValue
-                    numbers[r] = comparableDouble(cell.integerValue)
-                    return Classified.valid
-                default:
-                    return Classified.invalid
-                }
-            }
-        case .decimal:
-            classifyRows(column, excluded, &state) { r, cell in
-                switch cell.tag {
-                case .text:
-                    let p = ByteParsers.comparableDecimal(text(cell, bytes))
-                    guard p.valid else { return Classified.invalid }
-                    numbers[r] = p.value
-                    return Classified.valid
-                case .integer:
-                    ints[r] = cell.integerValue
-                    numbers[r] = comparableDouble(cell.integerValue)
-                    return Classified.valid
-                case .real:
-                    numbers[r] = cell.realValue
-                    return Classified.valid
-                default:
-                    return Classified.invalid
-                }
-            }
-        case .boolean:
-            classifyRows(column, excluded, &state) { _, cell in
-                switch cell.tag {
-                case .text: return ByteParsers.boolean(text(cell, bytes)) != nil ? Classified.valid : Classified.invalid
-                case .integer: return cell.integerValue == 0 || cell.integerValue == 1 ? Classified.valid : Classified.invalid
-                default: return Classified.invalid
-                }
-            }
-        case .date:
-            classifyRows(column, excluded, &state) { r, cell in
-                guard cell.tag == .text, let d = ByteParsers.date(text(cell, bytes)) else { return Classified.invalid }
-                numbers[r] = Double(d)
-                return Classified.valid
-            }
-        case .datetime:
-            classifyRows(column, excluded, &state) { r, cell in
-                guard cell.tag == .text, let t = ByteParsers.instant(text(cell, bytes)) else { return Classified.invalid }
-                numbers[r] = Double(t.seconds)
-                ints[r] = t.hasFraction ? 1 : 0
-                return Classified.valid
-            }
-        }
-    }
-
-    /// Sets `state` for excluded and missing rows, and asks `present` for the others.
-    @inline(__always)
-    private static func classifyRows(_ column: [Cell], _ excluded: [Bool], _ state: inout [UInt8],
-                                     _ present: (Int, Cell) -> UInt8) {
-        for r in 0 ..< column.count {
-            let cell = column[r]
-            state[r] = excluded[r] ? Classified.skip : cell.tag == .missing ? Classified.missing : present(r, cell)
-        }
-    }
-
-    @inline(__always)
-    static func text(_ cell: Cell, _ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[Int(cell.payload) ..< Int(cell.payload) + Int(cell.length)])
-    }
 }
 
 /// Text views of cells for string checks: `.text` cells directly, typed cells through their
@@ -447,7 +347,7 @@ enum TextAccess {
     static func lengths(_ column: [Cell], _ state: [UInt8], _ chunk: RecordChunk,
                         _ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var out = [Int](repeating: 0, count: column.count)
-        for r in 0 ..< column.count where state[r] == ChunkEvaluator.Classified.valid {
+        for r in 0 ..< column.count where state[r] == TypedParse.Classified.valid {
             out[r] = length(column[r], chunk, bytes)
         }
         return out

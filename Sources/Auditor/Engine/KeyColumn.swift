@@ -64,7 +64,7 @@ enum KeyEncoder {
         let n = first.state.count
         if shape.isSingleInteger, let integers = singleIntegers(first, n) { return integers }
         rows: for r in 0 ..< n {
-            for c in components where c.state[r] != ChunkEvaluator.Classified.valid { continue rows }
+            for c in components where c.state[r] != TypedParse.Classified.valid { continue rows }
             out.rows.append(Int32(r))
             if shape.isSingleInteger, abs(first.ints[r]) != Int64.max {
                 out.ints.append(first.ints[r])
@@ -84,7 +84,7 @@ enum KeyEncoder {
     /// or `nil` when a valid value saturated (beyond 64 bits: encoded as text by the general
     /// loop). Equal to what the general loop builds.
     private static func singleIntegers(_ column: TypedColumn, _ n: Int) -> KeyColumn? {
-        let valid = ChunkEvaluator.Classified.valid
+        let valid = TypedParse.Classified.valid
         guard column.state.count == n, column.ints.count >= n else { return nil }
         var out = KeyColumn()
         out.rows = column.state.withUnsafeBufferPointer { state in
@@ -169,7 +169,7 @@ enum KeyEncoder {
             int64(0x74, Int64(c.numbers[r]))
         case .datetime:
             // The whole second, then the fraction's digits when it has any (`ints` is 1).
-            guard c.ints[r] != 0, let instant = ExactInstant(text: ChunkEvaluator.text(c.cells[r], bytes)) else {
+            guard c.ints[r] != 0, let instant = ExactInstant(text: TypedParse.text(c.cells[r], bytes)) else {
                 int64(0x74, Int64(c.numbers[r]))
                 return
             }

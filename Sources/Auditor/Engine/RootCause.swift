@@ -20,7 +20,7 @@ enum RootCause {
         for ci in attribute.checks {
             guard case .type = entity.plan.checks[ci].test else { continue }
             var n = 0
-            for s in state where s == ChunkEvaluator.Classified.valid { n += 1 }
+            for s in state where s == TypedParse.Classified.valid { n += 1 }
             counts[ci, default: 0] += n
             return
         }

@@ -2,7 +2,7 @@
 ///
 /// "Missing", "type-invalid" and the parsed values mean exactly what they mean for `required`
 /// and `type` checks: the input is the attribute's classification by
-/// ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)``, the pass property rules use. The engine
+/// ``TypedParse/classify(_:_:_:_:_:_:_:)``, the pass property rules use. The engine
 /// hands over the column it classified once for the chunk (``ChunkColumns``); ``load`` classifies
 /// for callers that evaluate an expression on its own.
 enum ExpressionInputs {
@@ -14,7 +14,7 @@ enum ExpressionInputs {
         var state = [UInt8](repeating: 0, count: n)
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
-        ChunkEvaluator.classify(type, column, bytes, skip, &state, &numbers, &ints)
+        TypedParse.classify(type, column, bytes, skip, &state, &numbers, &ints)
         if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
         return self.column(type, state: state, numbers: numbers, ints: ints, cells: column, rows: 0 ..< n,
                            chunk: chunk, bytes: bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped)
@@ -48,13 +48,13 @@ enum ExpressionInputs {
                     skip.withUnsafeBufferPointer { skip in
                         skipped.withUnsafeMutableBufferPointer { skipped in
                             for i in 0 ..< n {
-                                let s = i < skip.count && skip[i] ? ChunkEvaluator.Classified.skip : state[base + i]
-                                if s == ChunkEvaluator.Classified.valid, let v = value(base + i) {
+                                let s = i < skip.count && skip[i] ? TypedParse.Classified.skip : state[base + i]
+                                if s == TypedParse.Classified.valid, let v = value(base + i) {
                                     out[i] = v
                                     continue
                                 }
                                 out[i] = null
-                                if s != ChunkEvaluator.Classified.missing || !missingIsNull, i < skipped.count {
+                                if s != TypedParse.Classified.missing || !missingIsNull, i < skipped.count {
                                     skipped[i] = true
                                 }
                             }
@@ -76,7 +76,7 @@ enum ExpressionInputs {
                     switch cell.tag {
                     case .integer: return exactDouble(cell.integerValue)
                     case .text: return type == .integer ? exactDouble(ints[r])
-                        : ExactDecimal(text: ChunkEvaluator.text(cell, bytes))?.shortDouble
+                        : ExactDecimal(text: TypedParse.text(cell, bytes))?.shortDouble
                     default: return nil
                     }
                 })
@@ -99,9 +99,9 @@ enum ExpressionInputs {
                 })
             }
         case .string:
-            var valid = [UInt8](repeating: ChunkEvaluator.Classified.skip, count: n)
+            var valid = [UInt8](repeating: TypedParse.Classified.skip, count: n)
             _ = load(null: false) { r in
-                valid[r - base] = ChunkEvaluator.Classified.valid
+                valid[r - base] = TypedParse.Classified.valid
                 return true
             }
             return strings(rows.count == cells.count ? cells : Array(cells[rows]), valid, chunk)
@@ -113,7 +113,7 @@ enum ExpressionInputs {
     /// into fresh storage instead, the typed cells as their canonical text.
     private static func strings(_ column: [Cell], _ state: [UInt8], _ chunk: RecordChunk) -> StringColumn {
         let n = column.count
-        let valid = ChunkEvaluator.Classified.valid
+        let valid = TypedParse.Classified.valid
         let shared = (0 ..< n).allSatisfy { state[$0] != valid || column[$0].tag == .text || column[$0].tag == .blob }
         if shared {
             var result = StringColumn(storage: chunk.bytes, starts: [Int](repeating: 0, count: n),

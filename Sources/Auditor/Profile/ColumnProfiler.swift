@@ -68,10 +68,10 @@ package struct ColumnProfiler: Sendable {
                     if facts.types[type] == nil { facts.types[type] = TypeFacts() }
                     continue
                 }
-                ChunkEvaluator.classify(type, column, bytes, excluded, &state, &numbers, &ints)
+                TypedParse.classify(type, column, bytes, excluded, &state, &numbers, &ints)
                 if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
                 var t = facts.types[type] ?? TypeFacts()
-                for r in 0 ..< n where state[r] == ChunkEvaluator.Classified.valid {
+                for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                     t.valid += 1
                     let v = numbers[r]
                     if type == .boolean {
@@ -109,7 +109,7 @@ package struct ColumnProfiler: Sendable {
                 var length = 0
                 var scan = ShapeScan()
                 if cell.tag == .text || cell.tag == .blob {
-                    let p = ChunkEvaluator.text(cell, bytes)
+                    let p = TypedParse.text(cell, bytes)
                     scan = ShapeScan(p)
                     h = scan.hash
                     length = scan.scalars

@@ -5,17 +5,17 @@
 /// violation, as `typeof()` would show. `date` and `datetime` are TEXT (as the text formats'),
 /// and `string` accepts every storage class (a number as its text).
 enum StorageClass {
-    /// Marks as invalid the rows that ``ChunkEvaluator/classify(_:_:_:_:_:_:_:)`` accepted from
+    /// Marks as invalid the rows that ``TypedParse/classify(_:_:_:_:_:_:_:)`` accepted from
     /// TEXT (or BLOB) cells for a numeric or boolean type.
     /// - Complexity: O(rows); nothing for string, date and date-time attributes.
     @inline(__always)
     static func restrict(_ type: ValueType, _ column: [Cell], _ state: inout [UInt8]) {
         switch type {
         case .integer, .decimal, .boolean:
-            let valid = ChunkEvaluator.Classified.valid
+            let valid = TypedParse.Classified.valid
             for r in 0 ..< min(column.count, state.count) where state[r] == valid {
                 let tag = column[r].tag
-                if tag == .text || tag == .blob { state[r] = ChunkEvaluator.Classified.invalid }
+                if tag == .text || tag == .blob { state[r] = TypedParse.Classified.invalid }
             }
         case .string, .date, .datetime:
             return
