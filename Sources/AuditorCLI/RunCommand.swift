@@ -161,6 +161,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let status = CLI.guarded {
             let catalog = try locale.map { try MessageLocale.catalog(for: $0, rulesPath: rules) } ?? .english
+            let wording = ReportWording(catalog)
             let now = asOf.flatMap(CLI.instant) ?? Int64(Date().timeIntervalSince1970)
             let plan = try CLI.loadPlan(rules, catalog: catalog, now: now)
             traceSetup(plan)
@@ -223,7 +224,7 @@ struct RunCommand: ParsableCommand {
             }
             guard let reporter = StandardReporters.reporter(format: format, color: useColor, verbose: verbose > 0,
                                                             baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                            failures: link(page: reportFile)) else {
+                                                            failures: link(page: reportFile), wording: wording) else {
                 throw AuditError(.usage, "unknown format '\(format)'")
             }
             let text = reporter.render(report)
@@ -239,7 +240,7 @@ struct RunCommand: ParsableCommand {
                 guard let (name, path) = ReportRequest.parse(request),
                       let extra = StandardReporters.reporter(format: name, color: false, verbose: verbose > 0,
                                                              baseDirectory: base, unicode: unicode, maxBytes: maxBytes,
-                                                             failures: link(page: path)) else { continue }
+                                                             failures: link(page: path), wording: wording) else { continue }
                 let rendered = extra.render(report)
                 trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
                 do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch let e as AuditError {
