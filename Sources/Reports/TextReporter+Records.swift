@@ -80,7 +80,7 @@ extension TextReporter.Renderer {
             if input.complete {
                 status = input.isPrevious ? w("inputs.completePrevious") : w("inputs.complete")
             } else {
-                status = style.outcome(.incomplete, w("verdict.incomplete")) + ": "
+                status = style.outcome(.incomplete, w("verdict.incomplete")) + w("punctuation.colon")
                     + (input.error.map(TerminalText.escaped) ?? w("inputs.noReason"))
             }
             lines.append("  " + cells.joined(separator: "  ") + "  " + status)

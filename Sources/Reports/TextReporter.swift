@@ -179,7 +179,7 @@ extension TextReporter {
                 let reason = input.error.map(TerminalText.escaped) ?? w("inputs.noReason")
                 return "\(TerminalText.escaped(input.path)): \(style.severity(.error, "error")): "
                     + "\(style.outcome(.incomplete, w("verdict.incomplete"))): "
-                    + w("inputs.stopped", ["count": n(input.records)]) + ": \(reason)"
+                    + w("inputs.stopped", ["count": n(input.records)]) + w("punctuation.colon") + reason
             }
         }
 
@@ -205,7 +205,8 @@ extension TextReporter {
             let violated = report.violatedRules.count
             let untolerated = violated - tolerated
             let failOn = "(--fail-on \(report.failOn.rawValue)\(report.gatesOnNew ? ", --fail-on-new" : ""))"
-            let toleratedNote = toleratedPhrase.map { "; " + $0 } ?? ""
+            let colon = w("punctuation.colon"), semicolon = w("punctuation.semicolon")
+            let toleratedNote = toleratedPhrase.map { semicolon + $0 } ?? ""
             let existingOnly = report.existingOnlyRules.count
             let severities = failingSeverities
             func exit(_ status: ExitStatus) -> String { w("result.exit", ["status": String(status.rawValue)]) }
@@ -213,33 +214,33 @@ extension TextReporter {
             switch report.outcome {
             case .failed:
                 let existingNote = existingOnly == 0 ? ""
-                    : "; " + w("result.existingOnly", ["count": n(existingOnly), "severities": severities])
-                detail = exit(.ruleFailures) + ": "
+                    : semicolon + w("result.existingOnly", ["count": n(existingOnly), "severities": severities])
+                detail = exit(.ruleFailures) + colon
                     + w("result.failed", ["count": n(failing), "new": report.gatesOnNew ? "yes" : "no",
                                           "severities": severities, "failOn": failOn])
                     + existingNote + toleratedNote
             case .passed where existingOnly > 0:
-                detail = exit(.passed) + ": " + w("result.noNewFindings", ["severities": severities, "failOn": failOn]) + "; "
+                detail = exit(.passed) + colon + w("result.noNewFindings", ["severities": severities, "failOn": failOn]) + semicolon
                     + w("result.existingOnlyPassed", ["count": n(existingOnly), "severities": severities]) + toleratedNote
             case .passed where violated == 0:
-                detail = exit(.passed) + ": " + w("result.noRuleViolated")
+                detail = exit(.passed) + colon + w("result.noRuleViolated")
             case .passed where untolerated == 0:
-                detail = exit(.passed) + ": " + (toleratedPhrase ?? "")
+                detail = exit(.passed) + colon + (toleratedPhrase ?? "")
             case .passed:
-                detail = exit(.passed) + ": " + (toleratedPhrase.map { $0 + "; " } ?? "")
+                detail = exit(.passed) + colon + (toleratedPhrase.map { $0 + semicolon } ?? "")
                     + w("result.violatedNotFailing", ["count": n(untolerated), "failing":
                         report.failOn == .never ? w("failing.never") : "\(failingPhrase(0)) \(failOn)"])
             case .incomplete:
                 let paths = incompleteInputList.map { TerminalText.escaped($0.path) }.joined(separator: ", ")
                 let status = report.inputs.lazy.compactMap(\.errorStatus).first.map(exit) ?? ""
-                detail = "\(status): " + w("result.incomplete", ["paths": paths]) + "; "
+                detail = status + colon + w("result.incomplete", ["paths": paths]) + semicolon
                     + (violated == 0 ? w("result.noneInRead")
                        : w("result.violatedInRead", ["count": n(violated), "failing":
                             failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)")]) + toleratedNote)
             }
-            let unevaluated = unevaluatedSummary().map { "; " + $0 } ?? ""
+            let unevaluated = unevaluatedSummary().map { semicolon + $0 } ?? ""
             let empty = NotEvaluatedText.emptyEntities(report).map { w("result.noRecords", ["path": TerminalText.escaped($0.path)]) }
-            let emptyNote = empty.isEmpty ? "" : ": " + empty.joined(separator: ", ")
+            let emptyNote = empty.isEmpty ? "" : colon + empty.joined(separator: ", ")
             return w("result.line", ["verdict": verdictWord, "detail": detail + unevaluated + emptyNote])
         }
 

@@ -18,6 +18,8 @@ public enum ReportPhrases {
         "number.decimal": ".",
         "number.percent": "{rate}%",
         "number.bytes": "{count, plural, one {# byte} other {# bytes}}",
+        "punctuation.colon": ": ",
+        "punctuation.semicolon": "; ",
         // verdicts and the severities that fail the run
         "verdict.passed": "passed",
         "verdict.failed": "FAILED",
