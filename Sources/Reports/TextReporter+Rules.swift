@@ -59,7 +59,9 @@ extension TextReporter.Renderer {
         if violated.isEmpty && !verbose { return lines + unevaluatedSummary(unevaluated, group: group) }
 
         let rows = violated + (verbose ? passing + unevaluated : [])
-        let columns = RuleColumns(rules: rows, renderer: self)
+        var columns = RuleColumns(rules: rows, renderer: self)
+        // The passing summary's word lines up with the rows' (`respecté` is longer than `warning`).
+        if !verbose, !passing.isEmpty { columns.word = max(columns.word, w("status.passed").count) }
         for rule in violated {
             lines.append(ruleRow(rule, columns: columns))
             lines += describe(rule)
@@ -71,7 +73,7 @@ extension TextReporter.Renderer {
             lines += passing.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
             lines += unevaluated.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
         } else {
-            if !passing.isEmpty { lines.append(passingSummary(passing)) }
+            if !passing.isEmpty { lines.append(passingSummary(passing, width: max(7, w("status.passed").count))) }
             lines += unevaluatedSummary(unevaluated, group: group)
         }
         if let resolved = resolvedSummary(passing) { lines.append(resolved) }
@@ -231,13 +233,13 @@ extension TextReporter.Renderer {
     }
 
     /// `  passed   20 rules: person.id.required, person.id.unique, person.age.range and 17 more (--verbose lists them)`.
-    private func passingSummary(_ passing: [RuleOutcome]) -> String {
+    private func passingSummary(_ passing: [RuleOutcome], width: Int) -> String {
         let ids = passing.map { style.ruleID(TerminalText.escaped($0.id)) }
         let shown = ids.count <= 4 ? ids : Array(ids.prefix(3))
         let word = w("status.passed")
         let list = shown.count < ids.count
             ? w("rules.verbose", ["list": w("list.more", ["items": shown.joined(separator: ", "), "more": n(ids.count - shown.count)])])
             : shown.joined(separator: ", ")
-        return "  \(style.apply(.green, word) + padded("", 7 - word.count))  " + w("rules.list", ["count": n(passing.count), "list": list])
+        return "  \(style.apply(.green, word) + padded("", width - word.count))  " + w("rules.list", ["count": n(passing.count), "list": list])
     }
 }
