@@ -251,7 +251,8 @@ struct RunCommand: ParsableCommand {
             // GitHub job summary: the reporter stays pure, the CLI appends.
             let formats = [format] + reports.compactMap { ReportRequest.parse($0)?.format }
             if formats.contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                do { try StepSummary.append(report, to: summary, baseDirectory: base, protecting: protected) } catch let e as AuditError {
+                do { try StepSummary.append(report, to: summary, baseDirectory: base, protecting: protected,
+                                                 wording: wording) } catch let e as AuditError {
                     CLI.printWarning(e)
                 }
             }

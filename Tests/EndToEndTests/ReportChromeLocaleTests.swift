@@ -53,6 +53,21 @@ struct ReportChromeLocaleTests {
         #expect(!fr.stdoutText.contains("ÉCHEC") && !fr.stdoutText.contains("enregistrements avec constats"))
     }
 
+    @Test("--format github --locale fr: the job summary is French; the annotations and their ids are not translated")
+    func frenchJobSummary() throws {
+        let tmp = try Scratch("chrome-summary")
+        defer { tmp.remove() }
+        let summary = tmp.path("summary.md")
+        let run = try assertExecute(["run", "rules/people.yml", "--format", "github", "--locale", "fr"], exitCode: 1,
+                                    environment: ["GITHUB_STEP_SUMMARY": summary])
+        let page = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(page.contains("## ❌ auditor: ÉCHEC (code 1)") && page.contains("### Règles enfreintes"), "\(page.prefix(1500))")
+        #expect(!page.contains("Rules with violations"))
+        // Annotations: GitHub's own syntax and our rule ids, with the severity word GitHub expects.
+        #expect(run.stdoutText.contains("::error file=examples/people/people.csv,line=52"), "\(run)")
+        #expect(run.stdoutText.contains("csv.row.ragged@people"))
+    }
+
     /// A third language needs only a catalog file: every phrase it writes appears.
     @Test("a test-only xx catalog in a temporary folder: each of its report phrases appears, in the text and Markdown reports")
     func thirdLanguage() throws {
