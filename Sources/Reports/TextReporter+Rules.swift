@@ -51,7 +51,7 @@ extension TextReporter.Renderer {
             lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty)))")
         }
         if let lifecycle = group.entity?.lifecycle {
-            lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle)))
+            lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle, w)))
             if verbose {
                 lines += lifecycle.samples.map { "    " + TerminalText.escaped(LifecycleText.change($0)) }
             }

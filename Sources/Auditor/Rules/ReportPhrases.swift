@@ -107,6 +107,10 @@ public enum ReportPhrases {
         "reason.incomplete": "{paths} not read completely, so the audit cannot pass",
         "reason.violatedNever": "{count, plural, one {# rule} other {# rules}} violated, none fails with --fail-on never",
         "reason.belowFailOn": "{severities} {count, plural, one {rule} other {rules}} violated, below --fail-on {failOn}",
+        // an entity's changes since its previous snapshot (lifecycle rules)
+        "lifecycle.noPrevious": "no previous snapshot: every record counts as inserted ({inserted})",
+        "lifecycle.unreadable": "changes since {previous}: unknown, the previous snapshot could not be read to its end; lifecycle rules were not evaluated",
+        "lifecycle.changes": "changes since {previous}: {inserted} inserted, {updated} updated{attributes}, {deleted} deleted, {unchanged} unchanged",
         // the Markdown report's titles, table columns (keep the ` | ` between them) and notes
         "md.columns.totals": "Records | With findings | Rules | Failing | Tolerated | Violations",
         "md.violatedTitle": "Rules with violations",
