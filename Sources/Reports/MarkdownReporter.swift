@@ -154,7 +154,7 @@ public struct MarkdownReporter: Reporter {
         guard !rules.isEmpty else { return "" }
         var out = "### " + w("md.unevaluatedTitle") + "\n\n" + w("md.unevaluatedIntro") + "\n\n| "
             + w("md.columns.unevaluated") + " |\n|---|---|\n"
-        for rule in rules { out += "| \(md(rule.id)) | \(md(NotEvaluatedText.reason(rule, report))) |\n" }
+        for rule in rules { out += "| \(md(rule.id)) | \(md(NotEvaluatedText.reason(rule, report, w))) |\n" }
         return out + "\n"
     }
 

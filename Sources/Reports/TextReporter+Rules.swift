@@ -48,7 +48,7 @@ extension TextReporter.Renderer {
         let unevaluated = group.rules.filter { $0.status == .notEvaluated }
         var lines = [groupTitle(group, clean: violated.isEmpty)]
         if let entity = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == entity.name }) {
-            lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty)))")
+            lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty, w)))")
         }
         if let lifecycle = group.entity?.lifecycle {
             lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle, w)))
@@ -167,7 +167,7 @@ extension TextReporter.Renderer {
         }
         if rule.skipped > 0 { notes.append(w("rule.skipped", ["count": n(rule.skipped)])) }
         if rule.suppressed > 0 { notes.append(w("rule.suppressed", ["count": n(rule.suppressed)])) }
-        if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report))) }
+        if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report, w))) }
         if verbose, let at = rule.definedAt { notes.append(w("rule.definedAt", ["location": TerminalText.escaped(at)])) }
         let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
@@ -217,7 +217,7 @@ extension TextReporter.Renderer {
         var reasons: [String] = []
         var byReason: [String: [RuleOutcome]] = [:]
         for rule in rules {
-            let reason = NotEvaluatedText.reason(rule, report)
+            let reason = NotEvaluatedText.reason(rule, report, w)
             if byReason[reason] == nil { reasons.append(reason) }
             byReason[reason, default: []].append(rule)
         }

@@ -107,6 +107,12 @@ public enum ReportPhrases {
         "reason.incomplete": "{paths} not read completely, so the audit cannot pass",
         "reason.violatedNever": "{count, plural, one {# rule} other {# rules}} violated, none fails with --fail-on never",
         "reason.belowFailOn": "{severities} {count, plural, one {rule} other {rules}} violated, below --fail-on {failOn}",
+        // why a rule evaluated no record
+        "unevaluated.emptyInput": "{path} has no records, so the {count, plural, one {# rule} other {# rules}} of {entity} {count, plural, one {was} other {were}} not evaluated; to make an empty input fail, give {entity} a rowCount: {{ min: 1 }} rule",
+        "unevaluated.sourceNotRead": "source {source} was not read",
+        "unevaluated.unreadable": "no record of {path} could be read{exit}",
+        "unevaluated.noInputs": "{path} was read, but every record lacked an input of the rule or had an invalid one",
+        "unevaluated.noneChecked": "{path} was read, but no record was checked: its condition matched none, its records were excluded by structural findings, or the data it compares with was unavailable",
         // an entity's changes since its previous snapshot (lifecycle rules)
         "lifecycle.noPrevious": "no previous snapshot: every record counts as inserted ({inserted})",
         "lifecycle.unreadable": "changes since {previous}: unknown, the previous snapshot could not be read to its end; lifecycle rules were not evaluated",
