@@ -105,7 +105,7 @@ public struct MarkdownReporter: Reporter {
         let icon = report.outcome == .passed ? "✅" : "❌"
         var head = "## \(icon) auditor: \(explanation.verdict)\(w("result.exit", ["status": String(report.exitStatus.rawValue)]))\n\n"
         head += explanation.reasons.map { "- " + md($0) }.joined(separator: "\n") + "\n\n"
-        head += baselineLines(report)
+        head += baselineLines(report, w)
         head += "| " + w("md.columns.totals") + " |\n|---:|---:|---:|---:|---:|---:|\n"
         head += "| \(n(report.totalRecords)) | \(n(report.violatingRecords)) | "
             + "\(n(report.rules.count)) | \(n(report.failingRules.count)) | "
