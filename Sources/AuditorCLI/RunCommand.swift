@@ -154,6 +154,8 @@ struct RunCommand: ParsableCommand {
             if !quiet { for note in outcome.notes { FileHandle.standardError.write(Data((TerminalText.escaped(note) + "\n").utf8)) } }
             if verbose > 0 { for line in outcome.details { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
             let failures = outcome.findingSink as? FailuresFile
+            var publisher = self.publisher
+            publisher.wording = ReportWording(outcome.catalog)
             let writeErrors = publisher.publish(report, failures: failures, protected: outcome.protected)
             if let failures, !quiet {
                 let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "

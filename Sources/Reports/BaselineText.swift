@@ -20,31 +20,33 @@ extension AuditReport {
 /// Baseline and trend wording shared by the reporters (plain text: callers escape it).
 enum BaselineText {
     /// `5 new, 7 existing, 1 resolved`.
-    static func counts(_ b: RuleBaseline) -> String {
-        "\(NumberText.grouped(b.new)) new, \(NumberText.grouped(b.existing)) existing, "
-            + "\(NumberText.grouped(b.resolved)) resolved"
+    /// - Parameters:
+    ///   - w: The words (the text and Markdown reports pass their catalog's).
+    ///   - highlight: Styles the `5 new` part (the text report colours it).
+    static func counts(_ b: RuleBaseline, _ w: ReportWording = .english, highlight: (String) -> String = { $0 }) -> String {
+        let n = { (value: Int) in w.number(NumberText.grouped(value)) }
+        let new = w("baseline.new", ["count": n(b.new)])
+        return w("baseline.counts", ["new": b.new > 0 ? highlight(new) : new, "existing": n(b.existing), "resolved": n(b.resolved)])
     }
 
     /// `5 new, 18 existing, 6 resolved findings` (always the plural: three counts share it).
-    static func totals(_ info: BaselineInfo) -> String {
-        counts(RuleBaseline(new: info.newFindings, existing: info.existingFindings, resolved: info.resolvedFindings))
-            + " findings"
+    static func totals(_ info: BaselineInfo, _ w: ReportWording = .english, highlight: (String) -> String = { $0 }) -> String {
+        w("baseline.totals", ["counts": counts(RuleBaseline(new: info.newFindings, existing: info.existingFindings,
+                                                            resolved: info.resolvedFindings), w, highlight: highlight)])
     }
 
     /// `1 rule of the baseline is not in this run: a.b (its findings are not counted as resolved)`,
     /// or nil when every rule of the baseline is still there.
-    static func missingRules(_ info: BaselineInfo) -> String? {
+    static func missingRules(_ info: BaselineInfo, _ w: ReportWording = .english) -> String? {
         let n = info.missingRules.count
         guard n > 0 else { return nil }
-        return "\(Plural.count(n, "rule")) of the baseline \(n == 1 ? "is" : "are") not in this run: "
-            + info.missingRules.joined(separator: ", ")
-            + " (\(n == 1 ? "its" : "their") findings are not counted as resolved)"
+        return w("baseline.missing", ["count": w.number(NumberText.grouped(n)), "rules": info.missingRules.joined(separator: ", ")])
     }
 
     /// `12 violations, recent median 5`.
-    static func jump(_ rule: RuleOutcome) -> String {
-        "\(Plural.count(rule.violations, "violation")), recent median "
-            + (rule.trend?.median.map(Sparkline.medianText) ?? "0")
+    static func jump(_ rule: RuleOutcome, _ w: ReportWording = .english) -> String {
+        w("history.jump", ["count": w.number(NumberText.grouped(rule.violations)),
+                           "median": w.number(rule.trend?.median.map(Sparkline.medianText) ?? "0")])
     }
 
     /// The reason a run gated with `--fail-on-new` gives for its existing-only rules:

@@ -4,20 +4,18 @@ import Auditor
 enum LifecycleText {
     /// `changes since people-prev.csv: 2 inserted, 3 updated (status 3, author 1), 2 deleted, 1 unchanged`
     /// (plain, unescaped: each reporter escapes it for its medium).
-    static func summary(_ l: LifecycleSummary) -> String {
+    static func summary(_ l: LifecycleSummary, _ w: ReportWording = .english) -> String {
+        let n = { (value: Int) in w.number(NumberText.grouped(value)) }
         guard let previous = l.previousPath else {
-            return "no previous snapshot: every record counts as inserted (\(NumberText.grouped(l.inserted)))"
+            return w("lifecycle.noPrevious", ["inserted": n(l.inserted)])
         }
         guard l.complete else {
-            return "changes since \(previous): unknown, the previous snapshot could not be read to its end; lifecycle rules were not evaluated"
+            return w("lifecycle.unreadable", ["previous": previous])
         }
-        var updated = "\(NumberText.grouped(l.updated)) updated"
-        if !l.changedAttributes.isEmpty {
-            updated += " (" + l.changedAttributes.map { "\($0.attribute) \(NumberText.grouped($0.records))" }
-                .joined(separator: ", ") + ")"
-        }
-        return "changes since \(previous): \(NumberText.grouped(l.inserted)) inserted, \(updated), "
-            + "\(NumberText.grouped(l.deleted)) deleted, \(NumberText.grouped(l.unchanged)) unchanged"
+        let attributes = l.changedAttributes.isEmpty ? ""
+            : " (" + l.changedAttributes.map { "\($0.attribute) \(n($0.records))" }.joined(separator: ", ") + ")"
+        return w("lifecycle.changes", ["previous": previous, "inserted": n(l.inserted), "updated": n(l.updated),
+                                       "attributes": attributes, "deleted": n(l.deleted), "unchanged": n(l.unchanged)])
     }
 
     /// `updated id=7 (people.csv:9): status, email`.

@@ -2,22 +2,22 @@ import Auditor
 
 extension MarkdownReporter {
     /// `Baseline \`out/baseline.json\`: 5 new, …` and `History run 12: …` paragraphs, or nothing.
-    static func baselineLines(_ report: AuditReport) -> String {
+    static func baselineLines(_ report: AuditReport, _ w: ReportWording = .english) -> String {
         let md = GitHubText.markdown
         var out = ""
         if let info = report.baseline {
-            out += "Baseline \(md(info.source)): " + BaselineText.totals(info)
-                + (report.gatesOnNew ? "; --fail-on-new: only rules with new findings fail the run" : "") + ".\n"
-            if let missing = BaselineText.missingRules(info) { out += "\n" + md(missing) + ".\n" }
+            out += w("baseline.header", ["source": md(info.source), "totals": BaselineText.totals(info, w)])
+                + (report.gatesOnNew ? w("punctuation.semicolon") + w("baseline.gate") : "") + ".\n"
+            if let missing = BaselineText.missingRules(info, w) { out += "\n" + md(missing) + ".\n" }
             out += "\n"
         }
         if report.historyRun != nil || report.rules.contains(where: { $0.trend != nil }) {
-            let name = report.historyRun.map { "History run \($0)" } ?? "History"
+            let name = report.historyRun.map { w("history.run", ["run": String($0)]) } ?? w("history.name")
             let jumped = report.jumpedRules
-            out += jumped.isEmpty ? "\(name): no rule jumped above its recent median.\n\n"
-                : "\(name): **\(Plural.count(jumped.count, "rule")) jumped** well above "
-                    + "\(jumped.count == 1 ? "its" : "their") recent median: "
-                    + jumped.map { "\(md($0.id)) (\(BaselineText.jump($0)))" }.joined(separator: ", ") + ".\n\n"
+            out += jumped.isEmpty ? w("history.noJump", ["name": name]) + ".\n\n"
+                : w("md.history.jumped", ["name": name, "count": w.number(NumberText.grouped(jumped.count)),
+                                          "list": jumped.map { "\(md($0.id)) (\(BaselineText.jump($0, w)))" }.joined(separator: ", ")])
+                    + ".\n\n"
         }
         return out
     }

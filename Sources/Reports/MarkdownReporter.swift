@@ -21,6 +21,8 @@ public struct MarkdownReporter: Reporter {
     public var maxBytes: Int
     /// The most samples shown per rule, before the size budget cuts more.
     public var samplesPerRule: Int
+    /// The report's own words (titles, columns, verdict), from the `--locale` catalog.
+    public var wording: ReportWording
 
     /// `--max-bytes`'s default: 64 KiB, a comfortable pull-request comment (GitHub allows 65,536
     /// characters in one) and well under a job summary's 1 MiB.
@@ -30,19 +32,22 @@ public struct MarkdownReporter: Reporter {
     /// - Parameters:
     ///   - maxBytes: The size budget in UTF-8 bytes (at least 1).
     ///   - samplesPerRule: The most samples listed per rule.
-    public init(maxBytes: Int = MarkdownReporter.defaultMaxBytes, samplesPerRule: Int = 20) {
+    ///   - wording: The report's own words; English by default.
+    public init(maxBytes: Int = MarkdownReporter.defaultMaxBytes, samplesPerRule: Int = 20, wording: ReportWording = .english) {
         self.maxBytes = max(1, maxBytes)
         self.samplesPerRule = max(0, samplesPerRule)
+        self.wording = wording
     }
 
     /// Renders the report within ``maxBytes``.
     /// - Complexity: O(rules + shown samples), each sample table built at most twice.
     public func render(_ report: AuditReport) -> String {
-        let head = Self.head(report)
-        let tail = Self.inputs(report)
+        let w = wording
+        let head = Self.head(report, w)
+        let tail = Self.inputs(report, w)
         var body = ""
-        let ruleRows = Self.ruleRows(report)
-        let unevaluated = Self.unevaluated(report)
+        let ruleRows = Self.ruleRows(report, w)
+        let unevaluated = Self.unevaluated(report, w)
         // Room for the rule rows and the not-evaluated table, with a note in reserve.
         let reserve = 200
         var room = maxBytes - head.utf8.count - tail.utf8.count - reserve
@@ -54,8 +59,8 @@ public struct MarkdownReporter: Reporter {
                 shown += 1
             }
             if shown < ruleRows.rows.count {
-                let note = "\n_… and \(Plural.count(ruleRows.rows.count - shown, "more violated rule")) (the size "
-                    + "budget is \(NumberText.bytes(Int64(maxBytes)))); the JSON or HTML report lists them all._\n"
+                let note = "\n_" + w("md.moreRules", ["count": w.number(NumberText.grouped(ruleRows.rows.count - shown)),
+                                                       "budget": w.number(NumberText.bytes(Int64(maxBytes)))]) + "_\n"
                 // No room for even one row: the note alone.
                 table = shown == 0 ? String(note.dropFirst()) : table + note
             }
@@ -66,11 +71,11 @@ public struct MarkdownReporter: Reporter {
         body += samples(report, budget: room)
         let out = head + body + tail
         guard out.utf8.count > maxBytes else { return out }
-        return Self.cut(out, limit: maxBytes)
+        return Self.cut(out, limit: maxBytes, w)
     }
 
     /// Cuts `text` at the last line boundary that leaves room for an "… and N more bytes" line.
-    static func cut(_ text: String, limit: Int) -> String {
+    static func cut(_ text: String, limit: Int, _ w: ReportWording = .english) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var out = ""
         var kept = 0
@@ -80,8 +85,8 @@ public struct MarkdownReporter: Reporter {
             out += line + "\n"
             kept += 1
         }
-        let note = "\n_… and \(Plural.count(lines.count - kept, "more line")) cut to stay under "
-            + "\(NumberText.bytes(Int64(limit)))._\n"
+        let note = "\n_" + w("md.cut", ["count": w.number(NumberText.grouped(lines.count - kept)),
+                                         "limit": w.number(NumberText.bytes(Int64(limit)))]) + "_\n"
         if out.utf8.count + note.utf8.count <= limit { return out + note }
         // A limit too small even for the note: whole lines only.
         var bare = ""
@@ -93,74 +98,80 @@ public struct MarkdownReporter: Reporter {
     }
 
     /// The verdict, its reasons, baseline and history notes, and the totals.
-    static func head(_ report: AuditReport) -> String {
+    static func head(_ report: AuditReport, _ w: ReportWording = .english) -> String {
         let md = GitHubText.markdown
-        let explanation = RunExplanation(report: report)
+        let n = { (value: Int) in w.number(NumberText.grouped(value)) }
+        let explanation = RunExplanation(report: report, w: w)
         let icon = report.outcome == .passed ? "✅" : "❌"
-        var head = "## \(icon) auditor: \(explanation.verdict) (exit \(report.exitStatus.rawValue))\n\n"
+        var head = "## \(icon) auditor: \(explanation.verdict)\(w("result.exit", ["status": String(report.exitStatus.rawValue)]))\n\n"
         head += explanation.reasons.map { "- " + md($0) }.joined(separator: "\n") + "\n\n"
-        head += baselineLines(report)
-        head += "| Records | With findings | Rules | Failing | Tolerated | Violations |\n|---:|---:|---:|---:|---:|---:|\n"
-        head += "| \(NumberText.grouped(report.totalRecords)) | \(NumberText.grouped(report.violatingRecords)) | "
-            + "\(NumberText.grouped(report.rules.count)) | \(NumberText.grouped(report.failingRules.count)) | "
-            + "\(NumberText.grouped(report.toleratedRules.count)) | "
-            + "\(NumberText.grouped(report.rules.reduce(0) { $0 + $1.violations })) |\n\n"
+        head += baselineLines(report, w)
+        head += "| " + w("md.columns.totals") + " |\n|---:|---:|---:|---:|---:|---:|\n"
+        head += "| \(n(report.totalRecords)) | \(n(report.violatingRecords)) | "
+            + "\(n(report.rules.count)) | \(n(report.failingRules.count)) | "
+            + "\(n(report.toleratedRules.count)) | "
+            + "\(n(report.rules.reduce(0) { $0 + $1.violations })) |\n\n"
         return head
     }
 
     /// The violated rules' table: its header and one row per rule.
-    static func ruleRows(_ report: AuditReport) -> (header: String, rows: [String]) {
+    static func ruleRows(_ report: AuditReport, _ w: ReportWording = .english) -> (header: String, rows: [String]) {
         let md = GitHubText.markdown
+        let n = { (value: Int) in w.number(NumberText.grouped(value)) }
         let violated = report.rules.filter { $0.violations > 0 }
         guard !violated.isEmpty else { return ("", []) }
         let compared = report.baseline != nil
         let trends = report.rules.contains { $0.trend != nil }
         let existingOnly = Set(report.existingOnlyRules.map(\.id))
-        let header = "### Rules with violations\n\n| Status | Rule | Severity | Violations | "
-            + (compared ? "New | Existing | Resolved | " : "") + (trends ? "Trend | " : "")
-            + "Rate | Threshold | Requirement |\n"
+        let header = "### " + w("md.violatedTitle") + "\n\n| " + w("md.columns.rules") + " | "
+            + (compared ? w("md.columns.baseline") + " | " : "") + (trends ? w("md.columns.trend") + " | " : "")
+            + w("md.columns.rate") + " |\n"
             + "|---|---|---|---:|" + (compared ? "---:|---:|---:|" : "") + (trends ? "---|" : "") + "---:|---|---|\n"
         let rows = violated.map { rule -> String in
-            let status = rule.status == .tolerated ? "tolerated"
-                : existingOnly.contains(rule.id) ? "existing only"
-                : report.failOn.fails(rule.severity) ? "**failed**" : "violated"
+            let status = rule.status == .tolerated ? w("status.tolerated")
+                : existingOnly.contains(rule.id) ? w("md.status.existingOnly")
+                : report.failOn.fails(rule.severity) ? "**" + w("md.status.failed") + "**" : w("md.status.violated")
             var row = "| \(status) | \(md(rule.id)) | \(rule.severity.rawValue) | "
-                + "\(NumberText.grouped(rule.violations)) of \(NumberText.grouped(rule.evaluated)) | "
+                + w("md.count", ["violations": n(rule.violations), "evaluated": n(rule.evaluated)]) + " | "
             if compared {
                 let b = rule.baseline
-                row += "\(b.map { $0.new > 0 ? "**\(NumberText.grouped($0.new))**" : "0" } ?? "") | "
-                    + "\(b.map { NumberText.grouped($0.existing) } ?? "") | \(b.map { NumberText.grouped($0.resolved) } ?? "") | "
+                row += "\(b.map { $0.new > 0 ? "**\(n($0.new))**" : "0" } ?? "") | "
+                    + "\(b.map { n($0.existing) } ?? "") | \(b.map { n($0.resolved) } ?? "") | "
             }
             if trends { row += trendCell(rule) + " | " }
-            row += "\(NumberText.percent(rule.violations, of: rule.evaluated)) | "
-                + "\(rule.threshold.isEmpty ? "none" : md(rule.threshold.description)) | \(md(rule.summary)) |\n"
+            let rate = w("number.percent", ["rate": w.number(String(NumberText.percent(rule.violations, of: rule.evaluated).dropLast()))])
+            row += "\(rate) | "
+                + "\(rule.threshold.isEmpty ? w("md.none") : md(rule.threshold.description)) | \(md(rule.summary)) |\n"
             return row
         }
         return (header, rows)
     }
 
     /// The rules no record was checked against, or nothing.
-    static func unevaluated(_ report: AuditReport) -> String {
+    static func unevaluated(_ report: AuditReport, _ w: ReportWording = .english) -> String {
         let md = GitHubText.markdown
         let rules = NotEvaluatedText.rules(report)
         guard !rules.isEmpty else { return "" }
-        var out = "### Rules not evaluated\n\nNo record was checked: these rules did not pass.\n\n| Rule | Why |\n|---|---|\n"
-        for rule in rules { out += "| \(md(rule.id)) | \(md(NotEvaluatedText.reason(rule, report))) |\n" }
+        var out = "### " + w("md.unevaluatedTitle") + "\n\n" + w("md.unevaluatedIntro") + "\n\n| "
+            + w("md.columns.unevaluated") + " |\n|---|---|\n"
+        for rule in rules { out += "| \(md(rule.id)) | \(md(NotEvaluatedText.reason(rule, report, w))) |\n" }
         return out + "\n"
     }
 
     /// The inputs' table and the run's footer.
-    static func inputs(_ report: AuditReport) -> String {
+    static func inputs(_ report: AuditReport, _ w: ReportWording = .english) -> String {
         let md = GitHubText.markdown
-        var tail = "### Inputs\n\n| Path | Format | Records | Status |\n|---|---|---:|---|\n"
+        var tail = "### " + w("md.inputsTitle") + "\n\n| " + w("md.columns.inputs") + " |\n|---|---|---:|---|\n"
         for input in report.inputs {
-            let status = input.complete ? "read completely"
-                : "**incomplete**" + (input.errorStatus.map { " (exit \($0.rawValue))" } ?? "") + ": "
-                    + md(input.error ?? "the reader gave no reason")
-            tail += "| \(md(input.path)) | \(md(input.format)) | \(NumberText.grouped(input.records)) | \(status) |\n"
+            let status = input.complete ? w("inputs.complete")
+                : "**" + w("md.status.incomplete") + "**"
+                    + (input.errorStatus.map { w("result.exit", ["status": String($0.rawValue)]) } ?? "") + ": "
+                    + md(input.error ?? w("inputs.noReason"))
+            tail += "| \(md(input.path)) | \(md(input.format)) | \(w.number(NumberText.grouped(input.records))) | \(status) |\n"
         }
-        tail += "\n_auditor \(md(report.toolVersion)), rules \(md(report.rulesFile)), started "
-            + "\(NumberText.iso8601(report.startedAt)), took \(NumberText.seconds(report.durationSeconds))._\n"
+        tail += "\n_" + w("md.footer", ["version": md(report.toolVersion), "rules": md(report.rulesFile),
+                                       "started": NumberText.iso8601(report.startedAt),
+                                       "took": w.number(NumberText.seconds(report.durationSeconds))]) + "_\n"
         return tail
     }
 
@@ -187,10 +198,11 @@ public struct MarkdownReporter: Reporter {
             }
             out += block
         }
-        var text = out.isEmpty ? "" : "### Samples\n\n" + out
+        let w = wording
+        var text = out.isEmpty ? "" : "### " + w("md.samplesTitle") + "\n\n" + out
         if left > 0 {
-            text += "\n_Some sample tables were left out to keep this report under \(NumberText.bytes(Int64(maxBytes))): "
-                + "… and \(Plural.count(left, "more rule")) with samples; the HTML, JSON or failures-out reports have them all._\n\n"
+            text += "\n_" + w("md.samplesLeft", ["budget": w.number(NumberText.bytes(Int64(maxBytes))),
+                                                "count": w.number(NumberText.grouped(left))]) + "_\n\n"
         }
         return text
     }
@@ -198,16 +210,18 @@ public struct MarkdownReporter: Reporter {
     /// One rule's `<details>` block with its first `count` samples.
     func sampleBlock(_ rule: RuleOutcome, report: AuditReport, count: Int) -> String {
         let md = GitHubText.markdown
-        var block = "<details><summary>\(md(rule.id)): \(Plural.count(rule.violations, "violation"))"
-            + (count < rule.violations ? ", \(count) shown" : "") + "</summary>\n\n"
-            + "| Location | Key | Value | Message |" + (report.baseline != nil ? " Baseline |" : "")
+        let w = wording
+        let n = { (value: Int) in w.number(NumberText.grouped(value)) }
+        var block = "<details><summary>\(md(rule.id)): " + w("entity.violations", ["count": n(rule.violations)])
+            + (count < rule.violations ? ", " + w("md.shown", ["count": n(count)]) : "") + "</summary>\n\n"
+            + "| " + w("md.columns.samples") + " |" + (report.baseline != nil ? " " + w("md.columns.samplesBaseline") + " |" : "")
             + "\n|---|---|---|---|" + (report.baseline != nil ? "---|" : "") + "\n"
         for f in rule.samples.prefix(count) {
-            block += "| \(md(f.location.description)) | \(md(f.key ?? "")) | \(f.value.map(md) ?? "_missing_") | "
-                + "\(md(f.message)) |" + (f.isNew.map { $0 ? " **new** |" : " existing |" } ?? "") + "\n"
+            block += "| \(md(f.location.description)) | \(md(f.key ?? "")) | \(f.value.map(md) ?? "_" + w("md.missing") + "_") | "
+                + "\(md(f.message)) |" + (f.isNew.map { $0 ? " **" + w("finding.new") + "** |" : " " + w("md.existing") + " |" } ?? "") + "\n"
         }
         if count < rule.samples.count {
-            block += "\n_… and \(Plural.count(rule.samples.count - count, "more sample")) of this rule in the JSON or HTML report._\n"
+            block += "\n_" + w("md.moreSamples", ["count": n(rule.samples.count - count)]) + "_\n"
         }
         return block + "\n</details>\n\n"
     }

@@ -29,30 +29,30 @@ enum NotEvaluatedText {
 
     /// `people.csv has no records, so the 6 rules of Person were not evaluated; to make an
     /// empty input fail, give Person a rowCount: { min: 1 } rule`.
-    static func warning(_ empty: EmptyEntity) -> String {
-        "\(empty.path) has no records, so the \(Plural.count(empty.rules, "rule")) of \(empty.entity.name) "
-            + "\(empty.rules == 1 ? "was" : "were") not evaluated; to make an empty input fail, "
-            + "give \(empty.entity.name) a rowCount: { min: 1 } rule"
+    /// - Parameter w: The words (the text and Markdown reports pass their catalog's).
+    static func warning(_ empty: EmptyEntity, _ w: ReportWording = .english) -> String {
+        w("unevaluated.emptyInput", ["path": empty.path, "count": w.number(NumberText.grouped(empty.rules)),
+                                     "entity": empty.entity.name])
     }
 
     /// Why `rule` evaluated no record, in words: `no record of people.csv could be read
     /// (exit 65)`, `people.csv has no records`, or the other causes.
-    static func reason(_ rule: RuleOutcome, _ report: AuditReport) -> String {
+    /// - Parameter w: The words (the text and Markdown reports pass their catalog's).
+    static func reason(_ rule: RuleOutcome, _ report: AuditReport, _ w: ReportWording = .english) -> String {
         guard let input = report.inputs.first(where: { $0.source == rule.source && !$0.isPrevious }) else {
-            return "source \(rule.source) was not read"
+            return w("unevaluated.sourceNotRead", ["source": rule.source])
         }
         if input.records == 0 {
             if !input.complete {
-                let exit = input.errorStatus.map { " (exit \($0.rawValue))" } ?? ""
-                return "no record of \(input.path) could be read\(exit)"
+                let exit = input.errorStatus.map { w("result.exit", ["status": String($0.rawValue)]) } ?? ""
+                return w("unevaluated.unreadable", ["path": input.path, "exit": exit])
             }
-            return "\(input.path) has no records"
+            return w("result.noRecords", ["path": input.path])
         }
         if rule.skipped > 0 {
-            return "\(input.path) was read, but every record lacked an input of the rule or had an invalid one"
+            return w("unevaluated.noInputs", ["path": input.path])
         }
-        return "\(input.path) was read, but no record was checked: its condition matched none, its records were "
-            + "excluded by structural findings, or the data it compares with was unavailable"
+        return w("unevaluated.noneChecked", ["path": input.path])
     }
 
     /// `2 rules not evaluated` / `none of the 6 rules was evaluated`, for verdict lines; nil when every

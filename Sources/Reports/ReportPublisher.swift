@@ -18,6 +18,8 @@ package struct ReportPublisher {
     public var verbose = false
     /// The markdown report's size budget in UTF-8 bytes.
     public var maxBytes = MarkdownReporter.defaultMaxBytes
+    /// The text and Markdown reports' own words (the `--locale` catalog's).
+    public var wording = ReportWording.english
     public var environment = ProcessInfo.processInfo.environment
     /// Paths in reports are shown relative to this folder.
     public var baseDirectory = FileManager.default.currentDirectoryPath
@@ -53,7 +55,7 @@ package struct ReportPublisher {
         }
         func reporter(_ format: String, color: Bool, page: String?) -> (any Reporter)? {
             StandardReporters.reporter(format: format, color: color, verbose: verbose, baseDirectory: baseDirectory,
-                                       unicode: unicode, maxBytes: maxBytes, failures: link(page: page))
+                                       unicode: unicode, maxBytes: maxBytes, failures: link(page: page), wording: wording)
         }
         if let main = reporter(format, color: useColor, page: reportFile) {
             let text = main.render(report)
@@ -72,7 +74,9 @@ package struct ReportPublisher {
         }
         // GitHub job summary: the reporter stays pure, the publisher appends.
         if ([format] + extra.map(\.format)).contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-            do { try StepSummary.append(report, to: summary, baseDirectory: baseDirectory, protecting: protected) } catch let e as AuditError {
+            do {
+                try StepSummary.append(report, to: summary, baseDirectory: baseDirectory, protecting: protected, wording: wording)
+            } catch let e as AuditError {
                 warn(e)
             } catch {
                 warn(AuditError(.internal, "\(error)"))

@@ -49,7 +49,7 @@ package enum StepSummary {
     /// - Throws: ``AuditError``: `.usage` when `path` reaches a protected file,
     ///   `.cannotCreateOutput` when it cannot be opened or written, or is already full.
     public static func append(_ report: AuditReport, to path: String, baseDirectory: String,
-                       protecting protected: ProtectedFiles) throws {
+                              protecting protected: ProtectedFiles, wording: ReportWording = .english) throws {
         try OutputFile.check(path, what: "the job summary", option: "GITHUB_STEP_SUMMARY", protecting: protected)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -65,7 +65,7 @@ package enum StepSummary {
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        let bytes = Array(GitHubReporter(baseDirectory: baseDirectory).summaryMarkdown(report, limit: budget).utf8)
+        let bytes = Array(GitHubReporter(baseDirectory: baseDirectory).summaryMarkdown(report, limit: budget, wording: wording).utf8)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -18,6 +18,7 @@ public enum StandardReporters {
     ///   - unicode: The text report may draw trends with Unicode symbols (decide with
     ///     ``TextCharset``); ignored by the other formats, which are always UTF-8.
     ///   - failures: The `--failures-out` file the `html` report links to.
+    ///   - wording: The `text` and `markdown` reports' own words, from the `--locale` catalog.
     ///   - maxBytes: The `markdown` report's size budget in UTF-8 bytes (`--max-bytes`).
     ///   - baseDirectory: The directory CI paths are relative to (`sarif`, `github`): the
     ///     current directory of the run, which is the repository root in CI.
@@ -25,15 +26,15 @@ public enum StandardReporters {
     public static func reporter(format: String, color: Bool, verbose: Bool,
                                 baseDirectory: String? = nil, unicode: Bool = false,
                                 maxBytes: Int = MarkdownReporter.defaultMaxBytes,
-                                failures: FailuresLink? = nil) -> (any Reporter)? {
+                                failures: FailuresLink? = nil, wording: ReportWording = .english) -> (any Reporter)? {
         switch format {
-        case "text": return TextReporter(color: color, verbose: verbose, unicode: unicode)
+        case "text": return TextReporter(color: color, verbose: verbose, unicode: unicode, wording: wording)
         case "json": return JSONReporter()
         case "html": return HTMLReporter(failures: failures)
         case "junit": return JUnitReporter()
         case "sarif": return SARIFReporter(baseDirectory: baseDirectory)
         case "github": return GitHubReporter(baseDirectory: baseDirectory)
-        case "markdown": return MarkdownReporter(maxBytes: maxBytes)
+        case "markdown": return MarkdownReporter(maxBytes: maxBytes, wording: wording)
         default: return nil
         }
     }

@@ -7,17 +7,13 @@ extension TextReporter.Renderer {
     /// without a baseline.
     func baselineHeader() -> [String] {
         guard let info = report.baseline else { return [] }
-        var totals = BaselineText.totals(info)
-        if info.newFindings > 0 {
-            let new = "\(NumberText.grouped(info.newFindings)) new"
-            totals = style.apply(.red, new) + totals.dropFirst(new.count)
-        }
-        var first = "Baseline \(TerminalText.escaped(info.source)): \(totals)"
-        if report.gatesOnNew { first += "; --fail-on-new: only rules with new findings fail the run" }
+        let totals = BaselineText.totals(info, w) { style.apply(.red, $0) }
+        var first = w("baseline.header", ["source": TerminalText.escaped(info.source), "totals": totals])
+        if report.gatesOnNew { first += w("punctuation.semicolon") + w("baseline.gate") }
         var lines = [first]
-        if let missing = BaselineText.missingRules(info) { lines.append("  " + TerminalText.escaped(missing)) }
+        if let missing = BaselineText.missingRules(info, w) { lines.append("  " + TerminalText.escaped(missing)) }
         if !report.complete {
-            lines.append("  an input was not read completely: findings of the records not read count as resolved")
+            lines.append("  " + w("baseline.incomplete"))
         }
         return lines
     }
@@ -26,12 +22,12 @@ extension TextReporter.Renderer {
     /// Empty when no rule has a trend.
     func historyHeader() -> [String] {
         guard report.historyRun != nil || report.rules.contains(where: { $0.trend != nil }) else { return [] }
-        let name = report.historyRun.map { "History run \($0)" } ?? "History"
+        let name = report.historyRun.map { w("history.run", ["run": String($0)]) } ?? w("history.name")
         let jumped = report.jumpedRules
-        guard !jumped.isEmpty else { return ["\(name): no rule jumped above its recent median"] }
-        let list = jumped.map { "\(style.ruleID(TerminalText.escaped($0.id))) (\(BaselineText.jump($0)))" }
-        return ["\(name): \(Plural.count(jumped.count, "rule")) \(style.apply(.yellow, "jumped")) well above "
-                + "\(jumped.count == 1 ? "its" : "their") recent median: " + list.joined(separator: ", ")]
+        guard !jumped.isEmpty else { return [w("history.noJump", ["name": name])] }
+        let list = jumped.map { "\(style.ruleID(TerminalText.escaped($0.id))) (\(BaselineText.jump($0, w)))" }
+        return [w("history.jumped", ["name": name, "count": n(jumped.count), "jumped": style.apply(.yellow, w("history.jumpedWord")),
+                                     "list": list.joined(separator: ", ")])]
     }
 
     /// Under a violated rule's row:
@@ -40,19 +36,15 @@ extension TextReporter.Renderer {
     func baselineAndTrend(of rule: RuleOutcome) -> [String] {
         var lines: [String] = []
         if let b = rule.baseline {
-            var line = "    baseline: " + BaselineText.counts(b)
-            if b.new > 0 {
-                let new = "\(NumberText.grouped(b.new)) new"
-                line = "    baseline: " + style.apply(.red, new) + BaselineText.counts(b).dropFirst(new.count)
-            }
+            var line = "    " + w("rule.baseline", ["counts": BaselineText.counts(b, w) { style.apply(.red, $0) }])
             if report.existingOnlyRules.contains(where: { $0.id == rule.id }) {
-                line += "; only findings of the baseline, so it does not fail the run (--fail-on-new)"
+                line += w("punctuation.semicolon") + w("rule.existingOnly")
             }
             lines.append(line)
         }
         if let trend = rule.trend, trend.counts.count >= 2 {
-            lines.append("    trend: " + Sparkline.summary(trend, unicode: unicode)
-                         + (trend.jumped ? "; " + style.apply(.yellow, "JUMPED") : ""))
+            lines.append("    " + w("rule.trend", ["trend": trendSummary(trend)])
+                         + (trend.jumped ? w("punctuation.semicolon") + style.apply(.yellow, w("history.JUMPED")) : ""))
         }
         return lines
     }
@@ -61,8 +53,18 @@ extension TextReporter.Renderer {
     func resolvedSummary(_ passing: [RuleOutcome]) -> String? {
         let fixed = passing.filter { ($0.baseline?.resolved ?? 0) > 0 }
         guard !fixed.isEmpty else { return nil }
-        return "  resolved since the baseline: " + fixed.map {
-            "\(style.ruleID(TerminalText.escaped($0.id))) (\(Plural.count($0.baseline?.resolved ?? 0, "finding")))"
-        }.joined(separator: ", ")
+        return "  " + w("baseline.resolved", ["list": fixed.map {
+            "\(style.ruleID(TerminalText.escaped($0.id))) (" + w("baseline.findings", ["count": n($0.baseline?.resolved ?? 0)]) + ")"
+        }.joined(separator: ", ")])
+    }
+
+    /// `▅▄▅▅▆▅▄█ 5 → 12 over 8 runs, recent median 5` (``Sparkline/summary(_:unicode:)``) in the
+    /// report's words.
+    func trendSummary(_ trend: RuleTrend) -> String {
+        let counts = trend.counts.suffix(Sparkline.maxRuns)
+        var range = ""
+        if let first = counts.first, let last = counts.last { range = " \(n(first)) \(unicode ? "→" : "->") \(n(last))" }
+        return w("history.trend", ["spark": Sparkline.text(trend.counts, unicode: unicode), "range": range, "runs": n(counts.count),
+                                   "median": trend.median.map { w.number(Sparkline.medianText($0)) } ?? "none"])
     }
 }

@@ -8,8 +8,7 @@ extension TextReporter.Renderer {
     /// records with findings are not shown.
     func recordSection() -> [String] {
         guard !report.records.isEmpty else { return [] }
-        var lines = ["Records with findings (the first \(NumberText.grouped(report.maxSamples)) of each entity, "
-                     + "in input order, with all their findings):"]
+        var lines = [w("records.title", ["max": n(report.maxSamples)])]
         let entityNames = report.entities.map(\.name)
         let known = Set(entityNames)
         var order = entityNames
@@ -21,9 +20,8 @@ extension TextReporter.Renderer {
             for record in records { lines += recordLines(record) }
             if let entity = report.entities.first(where: { $0.name == name }),
                entity.violatingRecords > records.count {
-                lines.append("  ... \(NumberText.grouped(entity.violatingRecords - records.count)) more "
-                             + "\(style.apply(.bold, TerminalText.escaped(name))) "
-                             + "\(Plural.noun(entity.violatingRecords - records.count, "record")) with findings")
+                lines.append("  " + w("records.more", ["count": n(entity.violatingRecords - records.count),
+                                                       "entity": style.apply(.bold, TerminalText.escaped(name))]))
             }
         }
         return lines
@@ -35,20 +33,20 @@ extension TextReporter.Renderer {
     private func recordLines(_ record: RecordFindings) -> [String] {
         let key = record.key.map { " [\(TerminalText.escaped($0))]" } ?? ""
         let head = "  \(TerminalText.escaped(record.location.description))\(key): "
-            + "\(style.apply(.bold, TerminalText.escaped(record.entity))), "
-            + Plural.count(record.findings.count, "finding") + ", code \(record.code)"
+            + w("records.head", ["entity": style.apply(.bold, TerminalText.escaped(record.entity)),
+                                 "count": n(record.findings.count), "code": String(record.code)])
         if verbose {
             return [head] + record.findings.map { finding in
                 "    \(style.severity(finding.severity, finding.severity.rawValue)): "
                     + "\(style.ruleID(TerminalText.escaped(finding.ruleID))): "
                     + TerminalText.escaped(finding.message) + valueSuffix(finding)
-                    + (finding.isNew == true ? " [\(style.apply(.bold, "new"))]" : "")
+                    + (finding.isNew == true ? " [\(style.apply(.bold, w("finding.new")))]" : "")
             }
         }
         let rules = record.findings.map { finding in
             "\(style.ruleID(TerminalText.escaped(finding.ruleID))) "
                 + "(\(style.severity(finding.severity, finding.severity.rawValue))"
-                + (finding.isNew == true ? ", \(style.apply(.bold, "new")))" : ")")
+                + (finding.isNew == true ? ", \(style.apply(.bold, w("finding.new"))))" : ")")
         }
         return [head + (rules.isEmpty ? "" : ": " + rules.joined(separator: ", "))]
     }
@@ -56,37 +54,42 @@ extension TextReporter.Renderer {
     /// ` [value 'x@']` when the message does not already quote the value, else empty.
     private func valueSuffix(_ finding: Finding) -> String {
         guard let value = finding.value, !finding.message.contains("'\(value)'") else { return "" }
-        return " [value '\(TerminalText.escaped(value))']"
+        return " [" + w("finding.value", ["value": TerminalText.escaped(value)]) + "]"
     }
 
     /// `Inputs:` then one aligned row per input; an incomplete input says so in capitals with
     /// the reader's error.
     func inputSection() -> [String] {
-        guard !report.inputs.isEmpty else { return ["Inputs: none"] }
+        guard !report.inputs.isEmpty else { return [w("inputs.none")] }
         let rows: [[String]] = report.inputs.map { input in
             var row = [TerminalText.escaped(input.path)]
-            if verbose { row.append("source " + TerminalText.escaped(input.source)) }
+            if verbose { row.append(w("inputs.source", ["source": TerminalText.escaped(input.source)])) }
             row.append(TerminalText.escaped(input.format))
-            row.append(input.bytes.map(NumberText.bytes) ?? "size unknown")
-            row.append(Plural.count(input.records, "record"))
-            if verbose { row.append(NumberText.seconds(input.seconds)) }
+            row.append(input.bytes.map(size) ?? w("inputs.sizeUnknown"))
+            row.append(w("inputs.records", ["count": n(input.records)]))
+            if verbose { row.append(w.number(NumberText.seconds(input.seconds))) }
             return row
         }
         let widths = rows.reduce(into: [Int](repeating: 0, count: rows.first?.count ?? 0)) { widths, row in
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
-        var lines = ["Inputs:"]
+        var lines = [w("inputs.title")]
         for (input, row) in zip(report.inputs, rows) {
             let cells = row.enumerated().map { padded($0.element, widths[$0.offset]) }
             let status: String
             if input.complete {
-                status = input.isPrevious ? "read completely (previous snapshot)" : "read completely"
+                status = input.isPrevious ? w("inputs.completePrevious") : w("inputs.complete")
             } else {
-                status = style.outcome(.incomplete, "INCOMPLETE") + ": "
-                    + (input.error.map(TerminalText.escaped) ?? "the reader gave no reason")
+                status = style.outcome(.incomplete, w("verdict.incomplete")) + w("punctuation.colon")
+                    + (input.error.map(TerminalText.escaped) ?? w("inputs.noReason"))
             }
             lines.append("  " + cells.joined(separator: "  ") + "  " + status)
         }
         return lines
+    }
+
+    /// `334 bytes`, `60.8 KiB` in the report's wording.
+    func size(_ bytes: Int64) -> String {
+        bytes < 1024 ? w("number.bytes", ["count": w.number(NumberText.grouped(bytes))]) : w.number(NumberText.bytes(bytes))
     }
 }

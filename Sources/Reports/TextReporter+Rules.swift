@@ -24,7 +24,7 @@ extension TextReporter.Renderer {
                 groups[index].rules.append(rule)
             } else {
                 orphanIndex[rule.source] = groups.count
-                groups.append(RuleGroup(title: "source " + TerminalText.escaped(rule.source),
+                groups.append(RuleGroup(title: w("entity.source", ["source": TerminalText.escaped(rule.source)]),
                                         source: rule.source, entity: nil, rules: [rule]))
             }
         }
@@ -48,10 +48,10 @@ extension TextReporter.Renderer {
         let unevaluated = group.rules.filter { $0.status == .notEvaluated }
         var lines = [groupTitle(group, clean: violated.isEmpty)]
         if let entity = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == entity.name }) {
-            lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty)))")
+            lines.append("  \(style.severity(.warning, "warning")): \(TerminalText.escaped(NotEvaluatedText.warning(empty, w)))")
         }
         if let lifecycle = group.entity?.lifecycle {
-            lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle)))
+            lines.append("  " + TerminalText.escaped(LifecycleText.summary(lifecycle, w)))
             if verbose {
                 lines += lifecycle.samples.map { "    " + TerminalText.escaped(LifecycleText.change($0)) }
             }
@@ -59,19 +59,21 @@ extension TextReporter.Renderer {
         if violated.isEmpty && !verbose { return lines + unevaluatedSummary(unevaluated, group: group) }
 
         let rows = violated + (verbose ? passing + unevaluated : [])
-        let columns = RuleColumns(rules: rows)
+        var columns = RuleColumns(rules: rows, renderer: self)
+        // The passing summary's word lines up with the rows' (`respecté` is longer than `warning`).
+        if !verbose, !passing.isEmpty { columns.word = max(columns.word, w("status.passed").count) }
         for rule in violated {
             lines.append(ruleRow(rule, columns: columns))
             lines += describe(rule)
             lines += baselineAndTrend(of: rule)
             lines += samples(of: rule)
-            if let hint = rule.hint { lines.append("    hint: " + TerminalText.escaped(hint)) }
+            if let hint = rule.hint { lines.append("    " + w("rule.hint", ["hint": TerminalText.escaped(hint)])) }
         }
         if verbose {
             lines += passing.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
             lines += unevaluated.flatMap { [ruleRow($0, columns: columns)] + describe($0) }
         } else {
-            if !passing.isEmpty { lines.append(passingSummary(passing)) }
+            if !passing.isEmpty { lines.append(passingSummary(passing, width: max(7, w("status.passed").count))) }
             lines += unevaluatedSummary(unevaluated, group: group)
         }
         if let resolved = resolvedSummary(passing) { lines.append(resolved) }
@@ -83,29 +85,29 @@ extension TextReporter.Renderer {
         let path = pathBySource[group.source].map(TerminalText.escaped) ?? TerminalText.escaped(group.source)
         var parts: [String] = []
         if let entity = group.entity {
-            parts.append(Plural.count(entity.records, "record"))
+            parts.append(w("entity.records", ["count": n(entity.records)]))
             if entity.violatingRecords > 0 || entity.violations > 0 {
-                parts.append("\(NumberText.grouped(entity.violatingRecords)) with findings")
-                parts.append(Plural.count(entity.violations, "violation"))
+                parts.append(w("entity.withFindings", ["count": n(entity.violatingRecords)]))
+                parts.append(w("entity.violations", ["count": n(entity.violations)]))
             }
         } else {
             let records = report.inputs.filter { $0.source == group.source && !$0.isPrevious }.reduce(0) { $0 + $1.records }
-            parts.append(Plural.count(records, "record"))
+            parts.append(w("entity.records", ["count": n(records)]))
             let violations = group.rules.reduce(0) { $0 + $1.violations }
-            if violations > 0 { parts.append(Plural.count(violations, "violation")) }
+            if violations > 0 { parts.append(w("entity.violations", ["count": n(violations)])) }
         }
         if clean {
-            parts.append("no findings")
+            parts.append(w("head.noFindings"))
             let unevaluated = group.rules.filter { $0.status == .notEvaluated }.count
             let passed = group.rules.count - unevaluated
             if group.rules.isEmpty {
-                parts.append("no rules")
+                parts.append(w("entity.noRules"))
             } else if unevaluated == 0 {
-                parts.append("\(Plural.count(passed, "rule")) passed")
+                parts.append(w("entity.passed", ["count": n(passed)]))
             } else if passed == 0 {
-                parts.append("\(Plural.count(unevaluated, "rule")) not evaluated")
+                parts.append(w("entity.unevaluated", ["count": n(unevaluated)]))
             } else {
-                parts.append("\(Plural.count(passed, "rule")) passed, \(NumberText.grouped(unevaluated)) not evaluated")
+                parts.append(w("entity.passedUnevaluated", ["passed": n(passed), "unevaluated": n(unevaluated)]))
             }
         }
         return "\(style.apply(.bold, group.title)) (\(path)): " + parts.joined(separator: ", ")
@@ -116,24 +118,31 @@ extension TextReporter.Renderer {
         var id = 0
         var code = 0
         var count = 0
-        /// The status word: 7 (`warning`), 9 when a row says `tolerated`, 13 for `not evaluated`.
+        /// The status word: 7 (`warning`), or the longest status word of the rows (`tolerated`,
+        /// `not evaluated`, `passed` in the report's wording).
         var word = 7
 
-        init(rules: [RuleOutcome]) {
+        init(rules: [RuleOutcome], renderer: TextReporter.Renderer) {
             for rule in rules {
-                if rule.status == .tolerated { word = max(word, 9) }
-                if rule.status == .notEvaluated { word = 13 }
+                word = max(word, renderer.statusWord(rule).count)
                 id = max(id, TerminalText.escaped(rule.id).count)
                 code = max(code, String(rule.code).count)
-                count = max(count, TextReporter.Renderer.countText(rule).count)
+                count = max(count, renderer.countText(rule).count)
             }
         }
     }
 
     /// `14 of 2,000 records (0.70%)`; no rate for a passing rule.
-    static func countText(_ rule: RuleOutcome) -> String {
-        let base = "\(NumberText.grouped(rule.violations)) of \(Plural.count(rule.evaluated, "record"))"
-        return rule.violations == 0 ? base : base + " (\(NumberText.percent(rule.violations, of: rule.evaluated)))"
+    func countText(_ rule: RuleOutcome) -> String {
+        let base = w("rule.count", ["violations": n(rule.violations), "evaluated": n(rule.evaluated)])
+        return rule.violations == 0 ? base : base + " (\(percent(rule.violations, of: rule.evaluated)))"
+    }
+
+    /// The row's first word: the severity of a violated rule, else `tolerated`, `not evaluated`
+    /// or `passed` in the report's wording.
+    func statusWord(_ rule: RuleOutcome) -> String {
+        rule.status == .tolerated ? w("status.tolerated") : rule.violations > 0 ? rule.severity.rawValue
+            : rule.status == .notEvaluated ? w("status.notEvaluated") : w("status.passed")
     }
 
     /// `  error    person.name.length  1670  14 of 2,000 records (0.70%)  name has 3 to 32 characters`.
@@ -144,8 +153,7 @@ extension TextReporter.Renderer {
     private func ruleRow(_ rule: RuleOutcome, columns: RuleColumns) -> String {
         let tolerated = rule.status == .tolerated
         let unevaluated = rule.status == .notEvaluated
-        let word = tolerated ? "tolerated" : rule.violations > 0 ? rule.severity.rawValue
-            : unevaluated ? "not evaluated" : "passed"
+        let word = statusWord(rule)
         let styledWord = tolerated || unevaluated ? style.apply(.dim, word)
             : rule.violations > 0 ? style.severity(rule.severity, word) : style.apply(.green, word)
         let coloredWord = styledWord + padded("", columns.word - word.count)
@@ -153,17 +161,17 @@ extension TextReporter.Renderer {
         let code = String(repeating: " ", count: max(0, columns.code - String(rule.code).count)) + String(rule.code)
         var notes: [String] = []
         if tolerated {
-            notes.append("\(rule.severity.rawValue), within threshold: \(rule.threshold.description)")
+            notes.append(w("rule.withinThreshold", ["severity": rule.severity.rawValue, "threshold": rule.threshold.description]))
         } else if rule.violations > 0, !rule.threshold.isEmpty {
-            notes.append("threshold exceeded: \(rule.threshold.description)")
+            notes.append(w("rule.thresholdExceeded", ["threshold": rule.threshold.description]))
         }
-        if rule.skipped > 0 { notes.append("\(Plural.count(rule.skipped, "record")) not evaluated") }
-        if rule.suppressed > 0 { notes.append("\(NumberText.grouped(rule.suppressed)) suppressed: one root cause") }
-        if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report))) }
-        if verbose, let at = rule.definedAt { notes.append("defined at \(TerminalText.escaped(at))") }
+        if rule.skipped > 0 { notes.append(w("rule.skipped", ["count": n(rule.skipped)])) }
+        if rule.suppressed > 0 { notes.append(w("rule.suppressed", ["count": n(rule.suppressed)])) }
+        if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report, w))) }
+        if verbose, let at = rule.definedAt { notes.append(w("rule.definedAt", ["location": TerminalText.escaped(at)])) }
         let suffix = notes.isEmpty ? "" : " [" + notes.joined(separator: ", ") + "]"
         return "  \(coloredWord)  \(style.ruleID(id))\(padded("", columns.id - id.count))  \(code)  "
-            + "\(padded(Self.countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))\(suffix)"
+            + "\(padded(countText(rule), columns.count))  \(TerminalText.escaped(rule.summary))\(suffix)"
     }
 
     /// `      Salaries are gross, in euros.`: the rule's `description:`, with `-v` only.
@@ -177,11 +185,10 @@ extension TextReporter.Renderer {
         var lines = rule.samples.map { "    " + findingLine($0) }
         let hidden = rule.violations - rule.samples.count - rule.suppressed
         if rule.suppressed > 0 {
-            lines.append("    ... \(NumberText.grouped(rule.suppressed)) more findings of this rule suppressed: the finding above is their root cause")
+            lines.append("    " + w("samples.suppressed", ["count": n(rule.suppressed)]))
         }
         if hidden > 0 {
-            lines.append("    ... \(NumberText.grouped(hidden)) more (\(NumberText.grouped(rule.samples.count)) of "
-                         + "\(NumberText.grouped(rule.violations)) shown; raise --max-samples to see more)")
+            lines.append("    " + w("samples.hidden", ["hidden": n(hidden), "shown": n(rule.samples.count), "violations": n(rule.violations)]))
         }
         return lines
     }
@@ -194,9 +201,9 @@ extension TextReporter.Renderer {
         var extras: [String] = []
         if let key = finding.key { extras.append(TerminalText.escaped(key)) }
         if let value = finding.value, !finding.message.contains("'\(value)'") {
-            extras.append("value '\(TerminalText.escaped(value))'")
+            extras.append(w("finding.value", ["value": TerminalText.escaped(value)]))
         }
-        if finding.isNew == true { extras.append(style.apply(.bold, "new")) }
+        if finding.isNew == true { extras.append(style.apply(.bold, w("finding.new"))) }
         let suffix = extras.isEmpty ? "" : " [" + extras.joined(separator: ", ") + "]"
         return "\(TerminalText.escaped(finding.location.description)): "
             + "\(style.severity(finding.severity, finding.severity.rawValue)): "
@@ -210,28 +217,29 @@ extension TextReporter.Renderer {
         var reasons: [String] = []
         var byReason: [String: [RuleOutcome]] = [:]
         for rule in rules {
-            let reason = NotEvaluatedText.reason(rule, report)
+            let reason = NotEvaluatedText.reason(rule, report, w)
             if byReason[reason] == nil { reasons.append(reason) }
             byReason[reason, default: []].append(rule)
         }
         return reasons.map { reason in
             let ids = (byReason[reason] ?? []).map { style.ruleID(TerminalText.escaped($0.id)) }
             let shown = ids.count <= 4 ? ids : Array(ids.prefix(3))
-            var text = "  \(style.apply(.dim, "not evaluated"))  \(Plural.count(ids.count, "rule")): " + shown.joined(separator: ", ")
-            if shown.count < ids.count { text += " and \(NumberText.grouped(ids.count - shown.count)) more" }
-            return text + " (\(TerminalText.escaped(reason)))"
+            let list = shown.count < ids.count
+                ? w("list.more", ["items": shown.joined(separator: ", "), "more": n(ids.count - shown.count)])
+                : shown.joined(separator: ", ")
+            return "  \(style.apply(.dim, w("status.notEvaluated")))  " + w("rules.list", ["count": n(ids.count), "list": list])
+                + " (\(TerminalText.escaped(reason)))"
         }
     }
 
     /// `  passed   20 rules: person.id.required, person.id.unique, person.age.range and 17 more (--verbose lists them)`.
-    private func passingSummary(_ passing: [RuleOutcome]) -> String {
+    private func passingSummary(_ passing: [RuleOutcome], width: Int) -> String {
         let ids = passing.map { style.ruleID(TerminalText.escaped($0.id)) }
         let shown = ids.count <= 4 ? ids : Array(ids.prefix(3))
-        var text = "  \(style.apply(.green, "passed") + " ")  \(Plural.count(passing.count, "rule")): "
-            + shown.joined(separator: ", ")
-        if shown.count < ids.count {
-            text += " and \(NumberText.grouped(ids.count - shown.count)) more (--verbose lists them)"
-        }
-        return text
+        let word = w("status.passed")
+        let list = shown.count < ids.count
+            ? w("rules.verbose", ["list": w("list.more", ["items": shown.joined(separator: ", "), "more": n(ids.count - shown.count)])])
+            : shown.joined(separator: ", ")
+        return "  \(style.apply(.green, word) + padded("", width - word.count))  " + w("rules.list", ["count": n(passing.count), "list": list])
     }
 }

@@ -30,21 +30,26 @@ public struct TextReporter: Reporter {
     /// Whether trend sparklines may use Unicode block characters (`▁▂▃▄▅▆▇█`) and `→`; with
     /// `false` the whole report is ASCII except for data.
     public var unicode: Bool
+    /// The report's own words (verdict, counts, titles), from the `--locale` catalog.
+    public var wording: ReportWording
 
     /// Creates a text reporter.
     /// - Parameters:
     ///   - color: Emit ANSI colour; `false` gives plain text with no escape byte.
     ///   - verbose: List passing rules and more detail.
     ///   - unicode: Draw trends with Unicode symbols; `false` keeps to ASCII.
-    public init(color: Bool = false, verbose: Bool = false, unicode: Bool = false) {
+    ///   - wording: The report's own words; English by default.
+    public init(color: Bool = false, verbose: Bool = false, unicode: Bool = false, wording: ReportWording = .english) {
         self.color = color
         self.verbose = verbose
         self.unicode = unicode
+        self.wording = wording
     }
 
     /// Renders the whole report as text lines ending with a newline.
     public func render(_ report: AuditReport) -> String {
-        let renderer = Renderer(report: report, style: ANSIStyle(enabled: color), verbose: verbose, unicode: unicode)
+        let renderer = Renderer(report: report, style: ANSIStyle(enabled: color), verbose: verbose, unicode: unicode,
+                                wording: wording)
         return renderer.render()
     }
 }
@@ -56,13 +61,16 @@ extension TextReporter {
         let style: ANSIStyle
         let verbose: Bool
         let unicode: Bool
+        /// The report's own words.
+        let w: ReportWording
         /// The first rule with each id.
         let rulesByID: [String: RuleOutcome]
         /// Input path by source name (the first input of a source).
         let pathBySource: [String: String]
 
-        init(report: AuditReport, style: ANSIStyle, verbose: Bool, unicode: Bool = false) {
+        init(report: AuditReport, style: ANSIStyle, verbose: Bool, unicode: Bool = false, wording: ReportWording = .english) {
             self.report = report
+            self.w = wording
             self.style = style
             self.verbose = verbose
             self.unicode = unicode
@@ -109,17 +117,17 @@ extension TextReporter {
         /// `VERDICT` in upper case when it needs attention, coloured.
         var verdictWord: String {
             switch report.outcome {
-            case .passed: return style.outcome(.passed, "passed")
-            case .failed: return style.outcome(.failed, "FAILED")
-            case .incomplete: return style.outcome(.incomplete, "INCOMPLETE")
+            case .passed: return style.outcome(.passed, w("verdict.passed"))
+            case .failed: return style.outcome(.failed, w("verdict.failed"))
+            case .incomplete: return style.outcome(.incomplete, w("verdict.incomplete"))
             }
         }
 
         /// The severities that fail the run: `at severity error`; empty for `--fail-on never`.
         var failingSeverities: String {
             switch report.failOn {
-            case .error: return "at severity error"
-            case .warning: return "at severity warning or error"
+            case .error: return w("severities.error")
+            case .warning: return w("severities.warning")
             case .never: return ""
             }
         }
@@ -127,9 +135,16 @@ extension TextReporter {
         /// How many violated rules fail the run, in words: `3 at severity error`, `none at …`;
         /// `1 with new findings at severity error` under `--fail-on-new`.
         func failingPhrase(_ count: Int) -> String {
-            if report.failOn == .never { return "none fail with --fail-on never" }
-            return (count == 0 ? "none" : NumberText.grouped(count)) + (report.gatesOnNew ? " with new findings " : " ")
-                + failingSeverities
+            if report.failOn == .never { return w("failing.never") }
+            return w("failing.count", ["count": n(count), "new": report.gatesOnNew ? "yes" : "no", "severities": failingSeverities])
+        }
+
+        /// `2,000` with the wording's group mark.
+        func n(_ value: Int) -> String { w.number(NumberText.grouped(value)) }
+
+        /// `0.70%` with the wording's decimal mark and percent phrase.
+        func percent(_ count: Int, of total: Int) -> String {
+            w("number.percent", ["rate": w.number(String(NumberText.percent(count, of: total).dropLast()))])
         }
 
         /// `auditor 0.1.0: rules/people.yml: FAILED, 5 of 25 rules violated (4 at severity error), …`.
@@ -137,25 +152,21 @@ extension TextReporter {
             var parts = ["\(verdictWord)"]
             let incomplete = incompleteInputList.count
             if incomplete > 0 {
-                parts.append("\(NumberText.grouped(incomplete)) of "
-                             + "\(Plural.count(report.inputs.count, "input")) not read completely")
+                parts.append(w("head.incompleteInputs", ["incomplete": n(incomplete), "inputs": n(report.inputs.count)]))
             }
             let totals = recordTotals
             let violated = report.violatedRules.count
             let unevaluated = NotEvaluatedText.rules(report).count
             if violated == 0 {
-                parts.append(Plural.count(report.rules.count, "rule")
-                             + (unevaluated > 0 ? " (\(NumberText.grouped(unevaluated)) not evaluated)" : ""))
-                parts.append(Plural.count(totals.records, "record") + (incomplete > 0 ? " read" : ""))
-                parts.append("no findings")
+                parts.append(w("head.rules", ["rules": n(report.rules.count), "unevaluated": n(unevaluated)]))
+                parts.append(w("head.records", ["records": n(totals.records), "partial": incomplete > 0 ? "yes" : "no"]))
+                parts.append(w("head.noFindings"))
             } else {
                 let tolerated = report.toleratedRules.count
-            parts.append("\(NumberText.grouped(violated)) of \(Plural.count(report.rules.count, "rule")) "
-                         + "violated (\(failingPhrase(report.failingRules.count))"
-                         + (tolerated > 0 ? ", \(NumberText.grouped(tolerated)) tolerated)" : ")"))
-                parts.append("\(NumberText.grouped(totals.withFindings)) of "
-                             + "\(Plural.count(totals.records, "record")) with findings")
-                if unevaluated > 0 { parts.append("\(Plural.count(unevaluated, "rule")) not evaluated") }
+                parts.append(w("head.violated", ["violated": n(violated), "rules": n(report.rules.count),
+                                                 "failing": failingPhrase(report.failingRules.count), "tolerated": n(tolerated)]))
+                parts.append(w("head.withFindings", ["withFindings": n(totals.withFindings), "records": n(totals.records)]))
+                if unevaluated > 0 { parts.append(w("head.unevaluated", ["count": n(unevaluated)])) }
             }
             let prefix = "auditor \(TerminalText.escaped(report.toolVersion)): "
                 + "\(TerminalText.escaped(report.rulesFile)): "
@@ -165,24 +176,24 @@ extension TextReporter {
         /// One diagnostic per input that stopped early: `orders.xml: error: INCOMPLETE: …`.
         func incompleteInputs() -> [String] {
             incompleteInputList.map { input in
-                let reason = input.error.map(TerminalText.escaped) ?? "the reader gave no reason"
+                let reason = input.error.map(TerminalText.escaped) ?? w("inputs.noReason")
                 return "\(TerminalText.escaped(input.path)): \(style.severity(.error, "error")): "
-                    + "\(style.outcome(.incomplete, "INCOMPLETE")): reading stopped after "
-                    + "\(Plural.count(input.records, "record")), findings cover only those: \(reason)"
+                    + "\(style.outcome(.incomplete, w("verdict.incomplete"))): "
+                    + w("inputs.stopped", ["count": n(input.records)]) + w("punctuation.colon") + reason
             }
         }
 
         /// `Run: started 2026-11-20T02:00:00.000Z, took 1.42 s, at most 5 samples per rule, --fail-on error`.
         func runLine() -> String {
-            "Run: started \(NumberText.iso8601(report.startedAt)), took \(NumberText.seconds(report.durationSeconds)), "
-                + "at most \(Plural.count(report.maxSamples, "sample")) per rule, --fail-on \(report.failOn.rawValue)"
+            w("run.line", ["started": NumberText.iso8601(report.startedAt), "took": w.number(NumberText.seconds(report.durationSeconds)),
+                           "samples": n(report.maxSamples), "failOn": report.failOn.rawValue])
         }
 
         /// `2 rules tolerated within their thresholds`, or nil when none is.
         var toleratedPhrase: String? {
             let n = report.toleratedRules.count
             guard n > 0 else { return nil }
-            return Plural.count(n, "rule") + " tolerated within " + (n == 1 ? "its threshold" : "their thresholds")
+            return w("result.tolerated", ["count": self.n(n)])
         }
 
         /// `Result: FAILED (exit 1): 4 rules violated at severity error (--fail-on error)`: the
@@ -194,41 +205,51 @@ extension TextReporter {
             let violated = report.violatedRules.count
             let untolerated = violated - tolerated
             let failOn = "(--fail-on \(report.failOn.rawValue)\(report.gatesOnNew ? ", --fail-on-new" : ""))"
-            let toleratedNote = toleratedPhrase.map { "; " + $0 } ?? ""
+            let colon = w("punctuation.colon"), semicolon = w("punctuation.semicolon")
+            let toleratedNote = toleratedPhrase.map { semicolon + $0 } ?? ""
             let existingOnly = report.existingOnlyRules.count
+            let severities = failingSeverities
+            func exit(_ status: ExitStatus) -> String { w("result.exit", ["status": String(status.rawValue)]) }
             let detail: String
             switch report.outcome {
             case .failed:
                 let existingNote = existingOnly == 0 ? ""
-                    : "; \(Plural.count(existingOnly, "more rule")) violated \(failingSeverities) "
-                        + "\(existingOnly == 1 ? "has" : "have") only findings of the baseline"
-                detail = " (exit \(ExitStatus.ruleFailures.rawValue)): \(Plural.count(failing, "rule")) "
-                    + (report.gatesOnNew ? "with new findings " : "")
-                    + "violated \(failingSeverities) \(failOn)" + existingNote + toleratedNote
+                    : semicolon + w("result.existingOnly", ["count": n(existingOnly), "severities": severities])
+                detail = exit(.ruleFailures) + colon
+                    + w("result.failed", ["count": n(failing), "new": report.gatesOnNew ? "yes" : "no",
+                                          "severities": severities, "failOn": failOn])
+                    + existingNote + toleratedNote
             case .passed where existingOnly > 0:
-                detail = " (exit \(ExitStatus.passed.rawValue)): no new findings \(failingSeverities) \(failOn); "
-                    + "\(Plural.count(existingOnly, "rule")) violated \(failingSeverities) "
-                    + "\(existingOnly == 1 ? "has" : "have") only findings of the baseline" + toleratedNote
+                detail = exit(.passed) + colon + w("result.noNewFindings", ["severities": severities, "failOn": failOn]) + semicolon
+                    + w("result.existingOnlyPassed", ["count": n(existingOnly), "severities": severities]) + toleratedNote
             case .passed where violated == 0:
-                detail = " (exit \(ExitStatus.passed.rawValue)): no rule violated"
+                detail = exit(.passed) + colon + w("result.noRuleViolated")
             case .passed where untolerated == 0:
-                detail = " (exit \(ExitStatus.passed.rawValue)): " + (toleratedPhrase ?? "")
+                detail = exit(.passed) + colon + (toleratedPhrase ?? "")
             case .passed:
-                detail = " (exit \(ExitStatus.passed.rawValue)): " + (toleratedPhrase.map { $0 + "; " } ?? "")
-                    + "\(Plural.count(untolerated, "rule")) violated, "
-                    + (report.failOn == .never ? "none fail with --fail-on never" : "\(failingPhrase(0)) \(failOn)")
+                detail = exit(.passed) + colon + (toleratedPhrase.map { $0 + semicolon } ?? "")
+                    + w("result.violatedNotFailing", ["count": n(untolerated), "failing":
+                        report.failOn == .never ? w("failing.never") : "\(failingPhrase(0)) \(failOn)"])
             case .incomplete:
                 let paths = incompleteInputList.map { TerminalText.escaped($0.path) }.joined(separator: ", ")
-                let exit = report.inputs.lazy.compactMap(\.errorStatus).first.map { " (exit \($0.rawValue))" } ?? ""
-                detail = "\(exit): \(paths) not read completely, so this audit cannot pass; "
-                    + (violated == 0 ? "no rule violated in the records read"
-                       : "\(Plural.count(violated, "rule")) violated in the records read, "
-                         + failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)") + toleratedNote)
+                let status = report.inputs.lazy.compactMap(\.errorStatus).first.map(exit) ?? ""
+                detail = status + colon + w("result.incomplete", ["paths": paths]) + semicolon
+                    + (violated == 0 ? w("result.noneInRead")
+                       : w("result.violatedInRead", ["count": n(violated), "failing":
+                            failingPhrase(failing) + (report.failOn == .never ? "" : " \(failOn)")]) + toleratedNote)
             }
-            let unevaluated = NotEvaluatedText.summary(report).map { "; " + $0 } ?? ""
-            let empty = NotEvaluatedText.emptyEntities(report).map { "\(TerminalText.escaped($0.path)) has no records" }
-            let emptyNote = empty.isEmpty ? "" : ": " + empty.joined(separator: ", ")
-            return "Result: \(verdictWord)\(detail)\(unevaluated)\(emptyNote)"
+            let unevaluated = unevaluatedSummary().map { semicolon + $0 } ?? ""
+            let empty = NotEvaluatedText.emptyEntities(report).map { w("result.noRecords", ["path": TerminalText.escaped($0.path)]) }
+            let emptyNote = empty.isEmpty ? "" : colon + empty.joined(separator: ", ")
+            return w("result.line", ["verdict": verdictWord, "detail": detail + unevaluated + emptyNote])
+        }
+
+        /// ``NotEvaluatedText/summary(_:)`` in the wording's words: `2 rules not evaluated`.
+        func unevaluatedSummary() -> String? {
+            let count = NotEvaluatedText.rules(report).count
+            guard count > 0 else { return nil }
+            if count == report.rules.count { return w("result.allUnevaluated", ["count": n(count)]) }
+            return w("head.unevaluated", ["count": n(count)])
         }
     }
 }

@@ -57,7 +57,7 @@ struct DescriptionHintTests {
             #expect(verbose.stdoutText.contains("\n      \(description)\n"), "\(description)\n\(verbose)")
         }
         let fr = try assertExecute(["run", "rules.yml", "--color", "never", "-v", "--locale", "fr"], in: tmp.url, exitCode: 1)
-        #expect(fr.stdoutText.contains("salaire annuel brut en euros") && fr.stdoutText.contains("hint: demandez le bon montant"), "\(fr)")
+        #expect(fr.stdoutText.contains("salaire annuel brut en euros") && fr.stdoutText.contains("conseil : demandez le bon montant"), "\(fr)")
     }
 
     @Test("JSON keeps the hint apart from the message and passes the schema; SARIF and HTML show both")

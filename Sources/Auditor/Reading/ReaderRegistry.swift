@@ -42,7 +42,7 @@ public struct ReaderFactory: Sendable {
     public var extensions: [String]
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
-    /// ``ReaderRegistry/decodeOptions(_:)``); no data is read. The value also answers
+    /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers
     /// ``ReaderOptions/declaredFields`` and ``ReaderOptions/fieldShapes``.
     /// - Throws: ``AuditError`` `.invalidRules` with every problem of the block, located in the
     ///   rules file.

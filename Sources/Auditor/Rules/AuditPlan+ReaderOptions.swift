@@ -25,7 +25,7 @@ extension ReaderRegistry {
 
 extension AuditPlan {
     /// Decodes the sources' option blocks with the registry's factories and adopts them
-    /// (``adopt(_:)``), unless the plan already carries decoded options.
+    /// (`adopt(_:)`), unless the plan already carries decoded options.
     /// - Throws: ``AuditError`` `.invalidRules` with every located problem of the blocks.
     public mutating func decodeReaderOptions(_ registry: ReaderRegistry) throws(AuditError) {
         guard readerOptions == nil else { return }

@@ -17,6 +17,8 @@ import Foundation
 /// names:                  # display names of entities and attributes
 ///   Person: Personne
 ///   has_licence: permis de conduire
+/// report:                 # the text and Markdown reports' own words (ReportPhrases)
+///   head.noFindings: aucun constat
 /// ```
 public struct MessageCatalog: Sendable, Equatable {
     public var locale: String
@@ -33,6 +35,9 @@ public struct MessageCatalog: Sendable, Equatable {
     /// Rule summaries by kind (the report's "salary is at least 0"), with the same kinds and
     /// placeholders as the messages; English summaries are built in.
     public var summaries: [String: String] = [:]
+    /// The reports' own words by phrase key (`ReportPhrases`): verdicts, counts, section
+    /// titles; English is built in. Render them through ``ReportWording``.
+    public var report: [String: String] = [:]
 
     public init(locale: String = "en", byRule: [String: String] = [:], byKind: [String: String] = [:]) {
         self.locale = locale
@@ -145,7 +150,7 @@ public struct MessageCatalog: Sendable, Equatable {
         var catalog = MessageCatalog(locale: ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         do {
             let map = try root.mapping("a message catalog")
-            d += map.unknownKeys(allowed: ["locale", "constraints", "rules", "names", "summaries"], context: "a message catalog")
+            d += map.unknownKeys(allowed: ["locale", "constraints", "rules", "names", "summaries", "report"], context: "a message catalog")
             if let n = map["names"] {
                 for (k, v) in try n.mapping("names").pairs {
                     let key = try k.string("a name")
@@ -158,12 +163,21 @@ public struct MessageCatalog: Sendable, Equatable {
             if let l = map["locale"] { catalog.locale = try l.string("locale") }
             let kinds = BuiltInMessages.kinds
             for (section, keyPath) in [("constraints", \MessageCatalog.byKind), ("rules", \MessageCatalog.byRule),
-                                       ("summaries", \MessageCatalog.summaries)] {
+                                       ("summaries", \MessageCatalog.summaries), ("report", \MessageCatalog.report)] {
                 guard let node = map[section] else { continue }
                 for (k, v) in try node.mapping(section).pairs {
                     let key = try k.string("a key")
                     var allowed: Set<String>?
-                    if section == "summaries", structuralRules.contains(where: { $0.id == key }) {
+                    if section == "report" {
+                        allowed = ReportPhrases.placeholders(of: key)
+                        if allowed == nil {
+                            var m = "unknown report phrase '\(key)'"
+                            if let s = Suggest.closest(to: key, in: ReportPhrases.keys) { m += "; did you mean '\(s)'?" }
+                            m += "; rules/messages/en.yml lists every phrase under report:"
+                            d.append(k.error(m))
+                            continue
+                        }
+                    } else if section == "summaries", structuralRules.contains(where: { $0.id == key }) {
                         allowed = RuleCompiler.commonPlaceholders
                     } else if section != "rules" {
                         allowed = BuiltInMessages.placeholders(of: key)
@@ -181,7 +195,8 @@ public struct MessageCatalog: Sendable, Equatable {
                         let template = try MessageTemplate(text, language: catalog.locale)
                         for p in Set(template.placeholders).sorted() where allowed.map({ !$0.contains(p) }) ?? false
                             && !(key == "record") {
-                            var m = "unknown placeholder '{\(p)}' in the '\(key)' \(section == "summaries" ? "summary" : "message")"
+                            var m = "unknown placeholder '{\(p)}' in the '\(key)' "
+                                + (section == "summaries" ? "summary" : section == "report" ? "report phrase" : "message")
                             if let s = Suggest.closest(to: p, in: allowed?.sorted() ?? []) { m += "; did you mean '{\(s)}'?" }
                             d.append(v.error(m))
                         }

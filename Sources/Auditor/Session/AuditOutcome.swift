@@ -16,6 +16,9 @@ public struct AuditOutcome: Sendable {
     public var report: AuditReport
     /// The compiled plan that was audited.
     public var plan: AuditPlan
+    /// The messages the plan was compiled with (the `--locale` catalog): reporters take
+    /// their own words from it too.
+    public var catalog = MessageCatalog.english
     /// Inputs that could not be read (fully), in entity order.
     public var inputErrors: [AuditError]
     /// What the caller must never write: the inputs, previous snapshots, rules file (each with

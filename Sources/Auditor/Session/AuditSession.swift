@@ -28,9 +28,10 @@ public struct AuditSession {
     public func run() throws -> AuditOutcome {
         let now = request.asOf ?? Int64(Date().timeIntervalSince1970)
         let plan: AuditPlan
+        var catalog = request.catalog
         switch request.rules {
         case .file(let path):
-            let catalog = try request.locale.map {
+            catalog = try request.locale.map {
                 try MessageLocale.catalog(for: $0, rulesPath: path, structuralRules: request.structuralRules)
             } ?? request.catalog
             plan = try Self.loadPlan(path, registry: request.registry, structuralRules: request.structuralRules,
@@ -76,6 +77,7 @@ public struct AuditSession {
         if let baseline { report.applyBaseline(baseline.fingerprints, source: baseline.name) }
         report.failOnNew = request.failOnNew     // against the baseline, or the history's last run
         var outcome = AuditOutcome(report: report, plan: plan, inputErrors: result.inputErrors)
+        outcome.catalog = catalog
         outcome.findingSink = sink
         outcome.protected = protected
         // An explicit baseline is applied above, before the history step.
