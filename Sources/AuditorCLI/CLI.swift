@@ -6,19 +6,6 @@ import Reports
 
 /// Shared wiring of the subcommands.
 enum CLI {
-    /// Parses, validates and compiles a rules file against the built-in readers (the session's
-    /// ``AuditSession/loadSpecAndPlan(_:registry:structuralRules:catalog:now:)``).
-    static func loadSpecAndPlan(_ path: String) throws -> (spec: RulesSpec, plan: AuditPlan) {
-        try AuditSession.loadSpecAndPlan(path, registry: StandardReaders.registry, structuralRules: StandardReaders.structuralRules)
-    }
-
-    /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z`.
-    static func instant(_ text: String) -> Int64? {
-        Array(text.utf8).withUnsafeBufferPointer { p in
-            ByteParsers.datetime(p) ?? ByteParsers.date(p).map { Int64($0) * 86400 }
-        }
-    }
-
     /// Runs a body, printing any error on stderr and mapping it to its exit status.
     static func guarded(_ body: () throws -> ExitStatus) -> ExitStatus {
         do {

@@ -28,22 +28,12 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let status = CLI.guarded {
-            let (spec, plan) = try CLI.loadSpecAndPlan(rules)
-            var warnings = RulesLint.warnings(spec).map { LintDiagnostic(.warning, $0) }
-            var errors = [LintDiagnostic]()
-            if data {
-                let found = try SourceFieldsCheck.run(plan, registry: StandardReaders.registry)
-                errors = found.filter { $0.level == .error }
-                warnings += found.filter { $0.level == .warning }
-            }
-            let lines = (errors + warnings).map { TerminalText.escaped($0.description) + "\n" }
+            let check = try RulesCheck(rules, registry: StandardReaders.registry,
+                                       structuralRules: StandardReaders.structuralRules, data: data)
+            let lines = (check.errors + check.warnings).map { TerminalText.escaped($0.description) + "\n" }
             FileHandle.standardError.write(Data(lines.joined().utf8))
-            if !errors.isEmpty { return .dataError }
-            let ruleCount = plan.entities.reduce(0) { $0 + $1.rules.count }
-            if !quiet {
-                let note = warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"
-                print("\(rules): ok: \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(ruleCount) rule(s)\(note)")
-            }
+            if !check.errors.isEmpty { return .dataError }
+            if !quiet { print("\(rules): \(check.summary)") }
             return .passed
         }
         throw ExitCode(status.rawValue)

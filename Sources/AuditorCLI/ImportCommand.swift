@@ -41,48 +41,27 @@ struct ImportCoreDataCommand: ParsableCommand {
     func run() throws {
         let status = CLI.guarded {
             let imported = try CoreDataImport(model: model, store: store, rulesPath: output)
-            let (text, problems) = (imported.rules, imported.problems)
             if let output {
-                try refuseToReplace(output)
-                var protected = ProtectedFiles()
+                if !force && FileManager.default.fileExists(atPath: output) {
+                    throw AuditError(.cannotCreateOutput, "'\(output)' already exists; pass --force to replace it, or choose another -o FILE",
+                                     location: output)
+                }
+                var protected = ProtectedFiles()       // OutputFile refuses the model, the store and its sidecars
                 protected.add(model, role: "the Core Data model", sidecars: false)
                 if let store { protected.add(store, role: "the store") }
-                try OutputFile.write(text, to: output, what: "the rules file", option: "-o", protecting: protected)
-                // The file we wrote must be a valid rules file: anything else is our bug.
-                do {
-                    _ = try CLI.loadSpecAndPlan(output)
-                } catch let e as AuditError {
-                    CLI.printError(e)
-                    throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it "
-                                     + "with the model)", location: output)
+                try OutputFile.write(imported.rules, to: output, what: "the rules file", option: "-o", protecting: protected)
+                if let invalid = CoreDataImport.invalidRules(written: output) {
+                    CLI.printError(invalid)
+                    throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it with the model)",
+                                     location: output)
                 }
             } else {
-                print(text, terminator: "")
+                print(imported.rules, terminator: "")
             }
-            if !quiet {
-                for note in imported.notes {
-                    FileHandle.standardError.write(Data(TerminalText.escaped("auditor: note: \(imported.versionName): not imported: \(note)").utf8 + [10]))
-                }
-            }
-            for problem in problems {
-                FileHandle.standardError.write(Data(TerminalText.escaped("auditor: error: \(store ?? ""): \(problem)").utf8 + [10]))
-            }
-            if !problems.isEmpty {
-                FileHandle.standardError.write(Data(("auditor: the model and the store disagree in \(problems.count) place(s); "
-                    + "the rules follow the model: import the model version the app used for this store\n").utf8))
-                return .dataError
-            }
-            return .passed
+            let lines = imported.messages(store: store, quiet: quiet).map { TerminalText.escaped($0) + "\n" }
+            FileHandle.standardError.write(Data(lines.joined().utf8))
+            return imported.problems.isEmpty ? .passed : .dataError
         }
         throw ExitCode(status.rawValue)
-    }
-
-    /// An existing rules file is replaced only with `--force`; inputs (the model, the store and
-    /// its sidecars, however reached) are refused by ``OutputFile`` itself.
-    func refuseToReplace(_ output: String) throws {
-        if !force && FileManager.default.fileExists(atPath: output) {
-            throw AuditError(.cannotCreateOutput, "'\(output)' already exists; pass --force to replace it, or choose another -o FILE",
-                             location: output)
-        }
     }
 }

@@ -41,59 +41,26 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
         let status = CLI.guarded {
-            guard ["text", "json", "html"].contains(format) else {
+            guard let render = ProfileRenderer.renderer(format: format) else {
                 throw AuditError(.usage, "unknown --format '\(format)'; use text, json or html")
             }
-            // Outputs never reach a profiled input (or its SQLite sidecars), however the path gets there.
-            var protected = ProtectedFiles()
-            for argument in sources { protected.add(Self.split(argument).path, role: "a profiled source") }
+            let protected = Profiler.protectedFiles(arguments: sources)
             if let rulesOut { try OutputFile.check(rulesOut, what: "the rules draft", option: "--rules-out", protecting: protected) }
             if let output { try OutputFile.check(output, what: "the profile", option: "--output", protecting: protected) }
-            var profiles = [SourceProfile]()
-            var names = Set<String>()
-            for argument in sources {
-                let (name, path, selector) = Self.split(argument)
-                guard names.insert(name).inserted else {
-                    throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
-                }
-                profiles.append(try Profiler.profile(path: path, name: name, selector: selector, table: table, record: record,
-                                                     registry: StandardReaders.registry, jobs: jobs))
-            }
-            let report = ProfileReport(sources: profiles)
+            let report = try Profiler.profile(arguments: sources, table: table, record: record,
+                                              registry: StandardReaders.registry, jobs: jobs)
             if let rulesOut {
                 let folder = URL(fileURLWithPath: rulesOut).deletingLastPathComponent().path
                 try OutputFile.write(RulesDraft.yaml(report, folder: folder), to: rulesOut, what: "the rules draft",
                                      option: "--rules-out", protecting: protected)
             }
-            let text: String
-            switch format {
-            case "json": text = ProfileRenderer.json(report)
-            case "html": text = ProfileRenderer.html(report)
-            default: text = ProfileRenderer.text(report)
-            }
             if let output, output != "-" {
-                try OutputFile.write(text, to: output, what: "the profile", option: "--output", protecting: protected)
+                try OutputFile.write(render(report), to: output, what: "the profile", option: "--output", protecting: protected)
             } else {
-                print(text, terminator: "")
+                print(render(report), terminator: "")
             }
             return .passed
         }
         throw ExitCode(status.rawValue)
-    }
-
-    /// `NAME=PATH#SELECTOR`, `PATH#SELECTOR`, `NAME=PATH` or `PATH` (named after the file,
-    /// without extension).
-    static func split(_ argument: String) -> (name: String, path: String, selector: String?) {
-        var rest = Substring(argument)
-        var selector: String?
-        if let hash = rest.lastIndex(of: "#"), !rest[rest.index(after: hash)...].contains("/") || rest[rest.index(after: hash)...].hasPrefix("/") {
-            selector = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
-        }
-        if let eq = rest.firstIndex(of: "="), !rest[..<eq].contains("/") {
-            return (String(rest[..<eq]), String(rest[rest.index(after: eq)...]), selector)
-        }
-        let base = URL(fileURLWithPath: String(rest)).deletingPathExtension().lastPathComponent
-        return (base.isEmpty ? "source" : base, String(rest), selector)
     }
 }

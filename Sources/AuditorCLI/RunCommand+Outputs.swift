@@ -11,15 +11,15 @@ extension RunCommand {
         var r = AuditRequest(rules: .file(rules), registry: StandardReaders.registry)
         r.structuralRules = StandardReaders.structuralRules
         r.locale = locale
-        r.sources = Self.namedPaths(sources)
-        r.previous = Self.namedPaths(previous)
+        r.sources = sources.compactMap(AuditRequest.SourcePath.init(argument:))
+        r.previous = previous.compactMap(AuditRequest.SourcePath.init(argument:))
         r.changedOnly = changedOnly
         r.jobs = threads
         r.chunkSize = chunkSize
         r.maxSamples = maxSamples
         r.failOn = FailThreshold(rawValue: failOn) ?? .error
         r.failOnNew = failOnNew
-        r.asOf = asOf.flatMap(CLI.instant)
+        r.asOf = asOf.flatMap(AuditRequest.instant)
         r.baseline = baseline.map { JSONReportBaseline(path: $0) }
         r.history = noHistory ? .none : history.map { .path($0) } ?? .fromRules
         r.historyFactory = SQLiteRunHistory.factory
@@ -38,13 +38,6 @@ extension RunCommand {
         return r
     }
 
-    /// `NAME=PATH` arguments (`--source`, `--previous`); ``validate()`` checked the `=`.
-    static func namedPaths(_ list: [String]) -> [AuditRequest.SourcePath] {
-        list.compactMap { s in
-            s.firstIndex(of: "=").map { AuditRequest.SourcePath(name: String(s[..<$0]), path: String(s[s.index(after: $0)...])) }
-        }
-    }
-
     /// Every file output of the run, for the session's checks before the audit.
     var outputPaths: [AuditRequest.Output] {
         var list: [AuditRequest.Output] = []
@@ -54,17 +47,6 @@ extension RunCommand {
         }
         if let failuresOut { list.append(.init(option: "--failures-out", path: failuresOut, what: "the failures file")) }
         return list
-    }
-
-    /// Usage errors (exit 64): `--fail-on-new` without a baseline, an empty `--baseline`.
-    func validateBaseline() throws {
-        if let baseline, baseline.isEmpty {
-            throw ValidationError("--baseline needs a file: a JSON report of an earlier run")
-        }
-        if failOnNew, baseline == nil, history == nil, noHistory {
-            throw ValidationError("--fail-on-new needs a baseline to tell new findings from existing ones: add "
-                                  + "--baseline FILE, a JSON report of an earlier run (--format json --output FILE)")
-        }
     }
 
     /// Writes `-vv` trace lines on stderr.

@@ -72,6 +72,16 @@ package enum ProfileRenderer {
                         "outliers": .integer(report.outlierCount)])
     }
 
+    /// The renderer of a `--format`: text, json or html; nil for another name.
+    package static func renderer(format: String) -> ((ProfileReport) -> String)? {
+        switch format {
+        case "text": return text
+        case "json": return json
+        case "html": return html
+        default: return nil
+        }
+    }
+
     /// A plain-text summary, one block per source and one line per column.
     public static func text(_ report: ProfileReport) -> String {
         var out = ""

@@ -43,4 +43,46 @@ extension Profiler {
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
         return try profile(reader, name: name, path: path, format: factory.format, options: options, jobs: jobs)
     }
+
+    /// Profiles `auditor profile`'s arguments, each `[NAME=]PATH[#SELECTOR]` (``split(_:)``).
+    /// - Throws: ``AuditError`` `.usage` when two sources get one name; what
+    ///   ``profile(path:name:selector:table:record:registry:jobs:)`` throws.
+    package static func profile(arguments: [String], table: String?, record: String?,
+                                registry: ReaderRegistry, jobs: Int) throws -> ProfileReport {
+        var profiles = [SourceProfile]()
+        var names = Set<String>()
+        for argument in arguments {
+            let (name, path, selector) = split(argument)
+            guard names.insert(name).inserted else {
+                throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
+            }
+            profiles.append(try profile(path: path, name: name, selector: selector, table: table, record: record,
+                                        registry: registry, jobs: jobs))
+        }
+        return ProfileReport(sources: profiles)
+    }
+
+    /// What the outputs of a profile must never reach: every profiled input (with its
+    /// SQLite sidecars), however the path gets there.
+    package static func protectedFiles(arguments: [String]) -> ProtectedFiles {
+        var protected = ProtectedFiles()
+        for argument in arguments { protected.add(split(argument).path, role: "a profiled source") }
+        return protected
+    }
+
+    /// `NAME=PATH#SELECTOR`, `PATH#SELECTOR`, `NAME=PATH` or `PATH` (named after the file,
+    /// without extension).
+    package static func split(_ argument: String) -> (name: String, path: String, selector: String?) {
+        var rest = Substring(argument)
+        var selector: String?
+        if let hash = rest.lastIndex(of: "#"), !rest[rest.index(after: hash)...].contains("/") || rest[rest.index(after: hash)...].hasPrefix("/") {
+            selector = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let eq = rest.firstIndex(of: "="), !rest[..<eq].contains("/") {
+            return (String(rest[..<eq]), String(rest[rest.index(after: eq)...]), selector)
+        }
+        let base = URL(fileURLWithPath: String(rest)).deletingPathExtension().lastPathComponent
+        return (base.isEmpty ? "source" : base, String(rest), selector)
+    }
 }

@@ -28,6 +28,14 @@ public struct AuditRequest {
 
     /// `NAME=PATH` of `--source` and `--previous`, in the order given (a later one for the
     /// same name wins).
+    /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z` (`--as-of`),
+    /// or nil when the text is neither.
+    public static func instant(_ text: String) -> Int64? {
+        Array(text.utf8).withUnsafeBufferPointer { p in
+            ByteParsers.datetime(p) ?? ByteParsers.date(p).map { Int64($0) * 86400 }
+        }
+    }
+
     public struct SourcePath: Sendable, Equatable {
         public var name: String
         public var path: String
@@ -35,6 +43,12 @@ public struct AuditRequest {
         public init(name: String, path: String) {
             self.name = name
             self.path = path
+        }
+
+        /// `NAME=PATH` (`--source`, `--previous`), or nil without a name or a path.
+        public init?(argument: String) {
+            guard let eq = argument.firstIndex(of: "="), eq != argument.startIndex, argument.last != "=" else { return nil }
+            self.init(name: String(argument[..<eq]), path: String(argument[argument.index(after: eq)...]))
         }
     }
 

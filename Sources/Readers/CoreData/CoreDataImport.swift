@@ -53,4 +53,30 @@ package struct CoreDataImport {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
+
+    /// What to print on stderr: a note per thing not imported (unless quiet), an error per
+    /// disagreement between the model and the store, and the closing advice when there is one.
+    package func messages(store: String?, quiet: Bool) -> [String] {
+        var lines = quiet ? [] : notes.map { "auditor: note: \(versionName): not imported: \($0)" }
+        lines += problems.map { "auditor: error: \(store ?? ""): \($0)" }
+        if !problems.isEmpty {
+            lines.append("auditor: the model and the store disagree in \(problems.count) place(s); "
+                         + "the rules follow the model: import the model version the app used for this store")
+        }
+        return lines
+    }
+
+    /// The mistakes of a rules file written by an import, or nil when it is valid (it must be:
+    /// anything else is a bug of the import).
+    package static func invalidRules(written path: String) -> AuditError? {
+        do {
+            _ = try AuditSession.loadSpecAndPlan(path, registry: StandardReaders.registry,
+                                                 structuralRules: StandardReaders.structuralRules)
+            return nil
+        } catch let e as AuditError {
+            return e
+        } catch {
+            return AuditError(.internal, "\(error)", location: path)
+        }
+    }
 }

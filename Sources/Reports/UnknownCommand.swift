@@ -1,21 +1,16 @@
-import ArgumentParser
 import Auditor
-import Reports
 
 /// `auditor rn`: the first word names no subcommand. The parser would only say "unexpected
 /// argument"; this says which command was likely meant.
-enum UnknownCommand {
-    /// The subcommands' names, `help` included.
-    static var names: [String] {
-        AuditorCommand.configuration.subcommands.map { $0._commandName } + ["help"]
-    }
-
+package enum UnknownCommand {
     /// The error for a first word that is neither an option nor a subcommand, or `nil`.
     ///
-    /// - Parameter arguments: The command line without the program name.
+    /// - Parameters:
+    ///   - arguments: The command line without the program name.
+    ///   - names: The subcommands' names, `help` included.
     /// - Returns: `auditor: error: unknown command 'rn'; did you mean 'run'? …` and a line
     ///   pointing at `--help`; a rules file given without `run` is told to add `run`.
-    static func message(for arguments: [String]) -> String? {
+    package static func message(for arguments: [String], names: [String]) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-"), !names.contains(word) else { return nil }
         var m = "auditor: error: unknown command '\(TerminalText.escaped(word))'"
         if word.hasSuffix(".yml") || word.hasSuffix(".yaml") {

@@ -1,0 +1,30 @@
+/// What `auditor check` finds in a rules file: the compiled plan, lint warnings, and with
+/// `data` the comparison of each source's real fields with the declared attributes.
+package struct RulesCheck {
+    package var plan: AuditPlan
+    /// Problems that make the check fail (exit 65): a declared attribute a source lacks.
+    package var errors: [LintDiagnostic] = []
+    /// What is printed and passes (a rule that always holds, an unused source...).
+    package var warnings: [LintDiagnostic] = []
+
+    /// Checks a rules file.
+    /// - Throws: ``AuditError`` `.invalidRules` (78) with every located mistake; what opening
+    ///   a source throws when `data` is set.
+    package init(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule], data: Bool) throws {
+        let (spec, plan) = try AuditSession.loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules)
+        self.plan = plan
+        warnings = RulesLint.warnings(spec).map { LintDiagnostic(.warning, $0) }
+        if data {
+            let found = try SourceFieldsCheck.run(plan, registry: registry)
+            errors = found.filter { $0.level == .error }
+            warnings += found.filter { $0.level == .warning }
+        }
+    }
+
+    /// `ok: 2 source(s), 2 entities, 34 rule(s), 1 warning(s)`.
+    package var summary: String {
+        let rules = plan.entities.reduce(0) { $0 + $1.rules.count }
+        let note = warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"
+        return "ok: \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(rules) rule(s)\(note)"
+    }
+}
