@@ -50,7 +50,12 @@ struct ImportCoreDataCommand: ParsableCommand {
                 protected.add(model, role: "the Core Data model", sidecars: false)
                 if let store { protected.add(store, role: "the store") }
                 try OutputFile.write(imported.rules, to: output, what: "the rules file", option: "-o", protecting: protected)
-                if let invalid = CoreDataImport.invalidRules(written: output) {
+                for (path, text) in imported.catalogs {
+                    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try OutputFile.write(text, to: path, what: "a message catalog", option: "-o", protecting: protected)
+                }
+                let locales = imported.catalogs.map { (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension }
+                if let invalid = CoreDataImport.invalidRules(written: output, locales: locales) {
                     CLI.printError(invalid)
                     throw AuditError(.internal, "the rules written from the model are invalid (a bug: please report it with the model)",
                                      location: output)

@@ -12,6 +12,10 @@ package struct CoreDataImport {
     public var problems: [String]
     /// The model version's name, for messages.
     public var versionName: String
+    /// The model's localizations as message catalogs (`messages/de.yml` beside the rules
+    /// file, so that `--locale de` finds them): display names and translated error strings.
+    /// Empty without a rules path (nowhere to put them; a note says so).
+    public var catalogs: [(path: String, text: String)] = []
 
     /// Reads the model (and the store) and writes the rules.
     /// - Parameters:
@@ -39,6 +43,40 @@ package struct CoreDataImport {
         var writer = CoreDataRulesWriter(layout: layout, storePath: Self.storePathForRules(model: model, store: store, rulesPath: rulesPath))
         rules = writer.render()
         notes = writer.notes
+        try localize(loaded, rulesPath: rulesPath)
+    }
+
+    /// Fills ``catalogs`` from the model's `<lang>.lproj/<Model>Model.strings` files.
+    private mutating func localize(_ model: CoreDataModel, rulesPath: String?) throws {
+        let files = CoreDataRulesWriter.localizations(of: model)
+        guard !files.isEmpty else { return }
+        guard let rulesPath else {
+            notes += files.map { "localization '\($0)': written as a message catalog only with -o RULES (beside the rules file)" }
+            return
+        }
+        let registry = StandardReaders.registry
+        let spec = try RulesFileParser(formats: registry.formats, environment: [:]).parse(rules, path: rulesPath)
+        let plan = try RuleCompiler.compile(spec)
+        let entities = Dictionary(plan.entities.map { ($0.name, Set($0.attributes.map(\.name))) }) { a, _ in a }
+        var messages = [String: String]()
+        for entity in plan.entities {
+            for check in entity.checks { messages[entity.rules[check.slot].id] = check.message.source }
+        }
+        let folder = (rulesPath as NSString).deletingLastPathComponent
+        for file in files {
+            let lproj = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            guard lproj.hasSuffix(".lproj") else {
+                notes.append("localization '\(file)': not in a <language>.lproj folder, so its language is unknown")
+                continue
+            }
+            let locale = String(lproj.dropLast(".lproj".count))
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let strings = try CoreDataStrings(data: data, path: file)
+            let (text, unused) = strings.catalog(locale: locale, source: "\(lproj)/\((file as NSString).lastPathComponent)",
+                                                 entities: entities, messages: messages)
+            notes += unused.map { "localization '\(file)': \($0)" }
+            catalogs.append(((folder as NSString).appendingPathComponent("messages/\(locale).yml"), text))
+        }
     }
 
     /// The store's path as the rules file names it: relative to the rules file's folder when
@@ -68,10 +106,15 @@ package struct CoreDataImport {
 
     /// The mistakes of a rules file written by an import, or nil when it is valid (it must be:
     /// anything else is a bug of the import).
-    package static func invalidRules(written path: String) -> AuditError? {
+    package static func invalidRules(written path: String, locales: [String] = []) -> AuditError? {
         do {
             _ = try AuditSession.loadSpecAndPlan(path, registry: StandardReaders.registry,
                                                  structuralRules: StandardReaders.structuralRules)
+            for locale in locales {      // each catalog written beside it, with the rules
+                let catalog = try MessageLocale.catalog(for: locale, rulesPath: path, structuralRules: StandardReaders.structuralRules)
+                _ = try AuditSession.loadSpecAndPlan(path, registry: StandardReaders.registry,
+                                                     structuralRules: StandardReaders.structuralRules, catalog: catalog)
+            }
             return nil
         } catch let e as AuditError {
             return e

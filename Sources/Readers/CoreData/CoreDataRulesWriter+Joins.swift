@@ -82,10 +82,6 @@ extension CoreDataRulesWriter {
         for item in model.unknown {
             notes.append("\(item.text) (line \(item.line)): not understood")
         }
-        for file in Self.localizations(of: model) {
-            notes.append("localization '\(file)': its entity and property names and error strings are not turned "
-                         + "into a message catalog (display names are not supported by the rules file yet)")
-        }
     }
 
     /// The model's `.strings` files: in its version folder, and in `*.lproj` folders beside the
