@@ -108,6 +108,7 @@ package struct CoreDataRulesWriter: Sendable {
         let filter = isRoot ? "" : " WHERE Z_ENT IN (\(numbers.all.map(String.init).joined(separator: ", ")))"
         let query = "SELECT " + columns.joined(separator: ", ") + " FROM \(table)\(filter)"
         let source = "  \(yamlKey(entity.name)):\n    path: \(yaml(storePath))\n    sqlite:\n      query: \(yaml(query))\n"
+            + "      locate: \(yaml(entity.name + "[Z_PK]"))\n"
         var body = "  \(yamlKey(entity.name)):\n    source: \(yamlKey(entity.name))\n    key: [Z_PK]\n    idPrefix: \(yaml(prefix))\n"
         if entity.isAbstract { body += "    # abstract: its rows are those of its subentities\n" }
         body += "    attributes:\n" + attributes.joined()

@@ -10,7 +10,9 @@ import Auditor
 ///       table: people          # or: query: SELECT id, name FROM people WHERE active = 1
 /// ```
 ///
-/// Exactly one of `table:` and `query:`. A source without a `sqlite:` block reads the table
+/// Exactly one of `table:` and `query:`. With `query:`, `locate: Person[Z_PK]` locates each
+/// record by an integer column of the query in the model's terms (`Shop.sqlite:Person[Z_PK=42]`,
+/// what the Core Data import writes) instead of its ordinal. A source without a `sqlite:` block reads the table
 /// named like the source (`people`).
 package struct SQLiteOptions: Sendable, Equatable {
     /// What the reader reads.
@@ -24,14 +26,23 @@ package struct SQLiteOptions: Sendable, Equatable {
     public var source: Source
     /// Where `table:` or `query:` was written in the rules file, for errors about it.
     public var mark: ConfigMark?
+    /// `locate: Person[Z_PK]`: the name records are located in, and the query's integer column
+    /// that is their key.
+    public var locator: (container: String, column: String)?
 
-    public init(source: Source, mark: ConfigMark? = nil) {
+    public init(source: Source, mark: ConfigMark? = nil, locator: (container: String, column: String)? = nil) {
         self.source = source
         self.mark = mark
+        self.locator = locator
+    }
+
+    public static func == (a: SQLiteOptions, b: SQLiteOptions) -> Bool {
+        a.source == b.source && a.mark == b.mark && a.locator?.container == b.locator?.container
+            && a.locator?.column == b.locator?.column
     }
 
     /// The keys a `sqlite:` block may hold.
-    public static let keys = ["table", "query"]
+    public static let keys = ["table", "query", "locate"]
 
     /// Decodes a `sqlite:` block.
     /// - Parameters:
@@ -84,6 +95,21 @@ package struct SQLiteOptions: Sendable, Equatable {
                     diagnostics.append(query.error("'query:' must be a SELECT statement"))
                 } else {
                     options = SQLiteOptions(source: .query(sql), mark: query.mark)
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        if let locate = mapping["locate"] {
+            do {
+                let text = try locate.string("'locate:'")
+                if case .table? = options?.source {
+                    diagnostics.append(locate.error("'locate:' goes with 'query:'; a table's records are located by their rowid"))
+                } else if let open = text.firstIndex(of: "["), text.hasSuffix("]"), open != text.startIndex,
+                          text.index(after: open) < text.index(before: text.endIndex) {
+                    options?.locator = (String(text[..<open]), String(text[text.index(after: open) ..< text.index(before: text.endIndex)]))
+                } else {
+                    diagnostics.append(locate.error("'locate:' reads NAME[COLUMN], for example locate: Person[Z_PK]; got '\(text)'"))
                 }
             } catch {
                 diagnostics.append(error)

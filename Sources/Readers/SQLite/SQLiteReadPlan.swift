@@ -10,6 +10,8 @@ struct SQLiteReadPlan {
     var locationStyle: LocationStyle
     /// True when result column 0 is the rowid.
     var rowidFirst: Bool
+    /// The field whose integer value locates a record (`locate:`), when there is one.
+    var keyField: Int? = nil
     /// "table 'people'" or "the query", for messages.
     var what: String
     /// Every readable column of the table (or the query's columns), for `columns:` rules.
@@ -153,8 +155,8 @@ struct SQLiteReadPlan {
 
     /// Prepares a rules-file query under the read-only authorizer and checks that it is one
     /// read-only statement that returns columns.
-    static func query(_ sql: String, mark: ConfigMark?, connection: SQLiteConnection,
-                      file: SQLiteDatabaseFile) throws(AuditError) -> SQLiteReadPlan {
+    static func query(_ sql: String, mark: ConfigMark?, locator: (container: String, column: String)? = nil,
+                      connection: SQLiteConnection, file: SQLiteDatabaseFile) throws(AuditError) -> SQLiteReadPlan {
         let location = mark?.description
         // Our own first prepare reads the schema, so that a file that is not a database (or is
         // corrupt) says so even when the query reads no table (`SELECT 1`).
@@ -196,8 +198,17 @@ struct SQLiteReadPlan {
             }
             fields.append(name)
         }
-        return SQLiteReadPlan(statement: statement, fields: fields, locationStyle: .ordinal, rowidFirst: false,
-                              what: "the query", available: fields)
+        var plan = SQLiteReadPlan(statement: statement, fields: fields, locationStyle: .ordinal, rowidFirst: false,
+                                  what: "the query", available: fields)
+        if let locator {
+            guard let column = fields.firstIndex(of: locator.column) else {
+                throw AuditError(.invalidRules, "'locate: \(locator.container)[\(locator.column)]' names the column '\(locator.column)', "
+                                     + "which the query does not return (it returns \(fields.joined(separator: ", ")))", location: location)
+            }
+            plan.keyField = column
+            plan.locationStyle = .key(container: locator.container, name: locator.column)
+        }
+        return plan
     }
 
     // MARK: - Names

@@ -39,6 +39,8 @@ package final class SQLiteReader: RecordReader {
     private var statement: SQLiteStatement?
     /// True when result column 0 is the rowid and values start at column 1.
     private let rowidFirst: Bool
+    /// The result column whose integer value locates a record (`locate:`).
+    private let keyField: Int32?
     private let width: Int
     private var produced = 0
     /// The error that ended the read. Rows read before it in the same chunk are returned
@@ -78,7 +80,7 @@ package final class SQLiteReader: RecordReader {
                 plan = try SQLiteReadPlan.table(name, mark: options.mark, fields: request.fields,
                                                 connection: connection, file: file)
             case .query(let sql):
-                plan = try SQLiteReadPlan.query(sql, mark: options.mark, connection: connection, file: file)
+                plan = try SQLiteReadPlan.query(sql, mark: options.mark, locator: options.locator, connection: connection, file: file)
             }
         } catch {
             throw Self.unlessChanged(error, file: file, before: before)
@@ -92,6 +94,7 @@ package final class SQLiteReader: RecordReader {
         what = plan.what
         statement = plan.statement
         rowidFirst = plan.rowidFirst
+        keyField = plan.keyField.map { Int32($0) }
         width = plan.fields.count
     }
 
@@ -137,7 +140,8 @@ package final class SQLiteReader: RecordReader {
         while row < limit {
             let rc = sqlite3_step(stmt)
             guard rc == SQLITE_ROW else { return rc }
-            chunk.locations.append(rowidFirst ? sqlite3_column_int64(stmt, 0) : ordinalBase + Int64(row))
+            chunk.locations.append(rowidFirst ? sqlite3_column_int64(stmt, 0)
+                                   : keyField.map { sqlite3_column_int64(stmt, $0) } ?? ordinalBase + Int64(row))
             for c in 0 ..< width {
                 let i = Int32(truncatingIfNeeded: c) + offset
                 let cell: Cell
