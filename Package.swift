@@ -6,8 +6,8 @@ let package = Package(
     products: [
         .executable(name: "auditor", targets: ["AuditorCLI"]),
         .library(name: "Auditor", targets: ["Auditor"]),
-        .library(name: "AuditorReaders", targets: ["Readers"]),
-        .library(name: "AuditorReports", targets: ["Reports"]),
+        .library(name: "AuditorReaders", targets: ["AuditorReaders"]),
+        .library(name: "AuditorReports", targets: ["AuditorReports"]),
         .library(name: "AuditorHistory", targets: ["AuditorHistory"]),
     ],
     dependencies: [
@@ -17,15 +17,15 @@ let package = Package(
     targets: [
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "Readers", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"]),
-        .target(name: "Reports", dependencies: ["Auditor"]),
+        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"], path: "Sources/Readers"),
+        .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
         // Internal: the libsqlite3 connection, statement and error plumbing of Readers and AuditorHistory.
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .executableTarget(
             name: "AuditorCLI",
-            dependencies: ["Auditor", "Readers", "Reports", "AuditorHistory",
+            dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // System libraries. libxml2 is only ever included by CXMLShim's .c file (STYLE.md):
@@ -37,10 +37,10 @@ let package = Package(
         .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
-        .testTarget(name: "ReadersTests", dependencies: ["Readers", "Auditor"]),
-        .testTarget(name: "SessionTests", dependencies: ["Auditor", "Readers", "Reports", "AuditorHistory"]),
+        .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"]),
+        .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory"]),
         .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Auditor"],
+        .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorCLI"]),
     ]

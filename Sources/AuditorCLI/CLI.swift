@@ -1,8 +1,8 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// Shared wiring of the subcommands.
 enum CLI {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// `auditor check RULES [--data]`: validates a rules file without reading data, and with
 /// `--data` compares the declared attributes with each source's real fields.

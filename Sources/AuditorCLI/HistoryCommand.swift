@@ -2,7 +2,7 @@ import ArgumentParser
 import Auditor
 import Foundation
 import AuditorHistory
-import Reports
+import AuditorReports
 
 /// `auditor history PATH`: each rule's violations over the last runs recorded with `--history`.
 struct HistoryCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// `auditor import`: writes a rules file from another tool's schema.
 struct ImportCommand: ParsableCommand {

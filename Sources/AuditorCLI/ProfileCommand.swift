@@ -1,8 +1,8 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// `auditor profile SOURCE... [--rules-out FILE] [--format text|json|html]`: profiles inputs
 /// in one streaming pass each and drafts rules from what it finds (the work is in the core's

@@ -2,8 +2,8 @@ import ArgumentParser
 import Auditor
 import AuditorHistory
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 extension RunCommand {
     /// The session request these arguments describe.

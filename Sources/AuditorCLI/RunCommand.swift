@@ -1,8 +1,8 @@
 import ArgumentParser
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// `auditor run RULES`: audits the sources of a rules file and writes one report.
 struct RunCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Reports
+import AuditorReports
 
 // A mistyped subcommand gets a suggestion before the parser sees it (exit 64, EX_USAGE).
 let commands = AuditorCommand.configuration.subcommands.map { $0._commandName } + ["help"]

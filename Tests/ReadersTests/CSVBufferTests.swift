@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// The CSV reader's root-cause checks (README "Data problems and root causes"): another

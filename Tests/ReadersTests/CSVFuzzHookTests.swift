@@ -1,5 +1,5 @@
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// `CSVReader.scannedRecords`, the hook the FuzzCSV target checks its invariants on, reports

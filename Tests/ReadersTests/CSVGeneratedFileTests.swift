@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// The benchmark generator (`shared/bench/gen.py`) and Python, when this machine has them.

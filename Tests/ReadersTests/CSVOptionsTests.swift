@@ -1,5 +1,5 @@
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// Hand-built configuration nodes (the core has no YAML loader for tests to use).

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// Temporary CSV files and reader shortcuts for the CSV tests.

@@ -1,5 +1,5 @@
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// The CSV scanner against its previous version (``LegacyCSVScanner``): the same records,

@@ -1,4 +1,4 @@
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Auditor
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// Issue 13 §1, the walk: every constraint kind (enumerated from ``ConstraintKind``, so that a

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// The model file as Xcode writes it, and the store layout derived from it (issue 18).

@@ -1,4 +1,4 @@
-import Readers
+import AuditorReaders
 import Testing
 
 /// NSPredicate format strings to auditor expressions (issue 18: "the predicate language's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Auditor
-@_spi(Testing) @testable import Readers
+@_spi(Testing) @testable import AuditorReaders
 
 /// `schemas/rules.schema.json` (issue 19): editors complete and validate rules files with it,
 /// so it must accept every rules file we ship and know exactly the keys the parser knows.

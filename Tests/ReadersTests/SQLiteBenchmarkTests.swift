@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// Opt-in throughput measurement of the SQLite reader (does nothing unless

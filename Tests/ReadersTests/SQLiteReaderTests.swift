@@ -1,7 +1,7 @@
 import Auditor
 import CSQLite
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// The SQLite reader: conformance on tables, queries and WITHOUT ROWID tables, schema

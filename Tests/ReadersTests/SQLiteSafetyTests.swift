@@ -1,7 +1,7 @@
 import Auditor
 import CSQLite
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// The SQLite reader never changes the database, refuses anything but reading in a

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// `rules/messages/*.yml` against the readers' own structural rules.

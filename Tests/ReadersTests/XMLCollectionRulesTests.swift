@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-import Readers
+import AuditorReaders
 import Testing
 
 /// Issue 5: compound and collection constraints on XML lists and maps, through the real reader.

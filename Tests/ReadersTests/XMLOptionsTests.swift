@@ -1,5 +1,5 @@
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// The `xml:` block: decoding, and every mistake as a diagnostic at its place in the rules file.

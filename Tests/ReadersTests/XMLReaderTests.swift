@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// The XML reader through the conformance suite: every test reads with chunk sizes 1, 2, 7

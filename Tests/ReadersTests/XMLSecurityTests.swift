@@ -1,7 +1,7 @@
 import Auditor
 import CXMLShim
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// Hostile and broken documents: nothing leaks, nothing expands, every failure is

@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 import Testing
 
 /// Issue 13 §1: nothing declared goes unchecked on XML. A record path that matches nothing,

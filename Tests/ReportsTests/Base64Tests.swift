@@ -1,5 +1,5 @@
 import Auditor
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 @Suite("Base64 of SHA-256 digests")

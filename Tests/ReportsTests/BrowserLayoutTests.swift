@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// The HTML report at a phone's width (390 px) and a desktop's (1400 px) in headless Chromium:

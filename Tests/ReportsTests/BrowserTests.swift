@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// Loads HTML reports in headless Chromium. Skipped, with a message, where Chromium is not

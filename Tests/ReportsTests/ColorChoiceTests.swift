@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// CONVENTIONS rule 5, one step at a time: each case shows a step winning over every later one.

@@ -1,5 +1,5 @@
 import Auditor
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// Every fixture rendered as plain text, coloured text and JSON, compared with its golden file.

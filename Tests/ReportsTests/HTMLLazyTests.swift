@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// Tables longer than ``HTMLReporter/eagerRows``: the markup holds their first rows and a note

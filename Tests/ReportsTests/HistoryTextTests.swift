@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// `auditor history`'s renderers on hand-made histories: sparklines, columns, the source of a

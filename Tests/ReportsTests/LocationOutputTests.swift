@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// Every kind of source-neutral location (issue 14) in every output that shows more than its

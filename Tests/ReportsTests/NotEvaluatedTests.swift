@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// A rule that evaluated no record is "not evaluated" in every format, never "passed", and an

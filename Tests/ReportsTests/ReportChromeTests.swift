@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// The reports' own words (`report:` in `rules/messages/*.yml`, ``ReportPhrases``): the shipped

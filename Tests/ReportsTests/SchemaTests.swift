@@ -1,5 +1,5 @@
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// `schemas/report.schema.json` against the JSON reports: with Python's `jsonschema` (full

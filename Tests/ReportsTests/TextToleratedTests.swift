@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// Thresholds in the text report: tolerated rules and why the run passed or failed.

@@ -1,8 +1,8 @@
 import Auditor
 import AuditorHistory
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 import Testing
 
 /// ``AuditSession`` without the binary: what `auditor run` does, as a library call.

@@ -1,8 +1,8 @@
 import Auditor
 import AuditorHistory
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 import Testing
 
 /// A library user gets exactly the audit the CLI user gets: the same request through

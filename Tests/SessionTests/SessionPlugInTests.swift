@@ -1,7 +1,7 @@
 import Auditor
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 import Testing
 
 /// What else a request carries into the audit: Swift hooks, the failures file, the locale.

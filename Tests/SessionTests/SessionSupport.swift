@@ -1,8 +1,8 @@
 import Auditor
 import AuditorHistory
 import Foundation
-import Readers
-import Reports
+import AuditorReaders
+import AuditorReports
 
 /// A fresh temporary folder for one test, removed by ``remove()``.
 final class Folder {

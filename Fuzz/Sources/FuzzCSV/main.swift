@@ -11,7 +11,7 @@
 import Glibc
 #endif
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 
 let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 9, UInt8(ascii: "|")]
 let scratchPath = "/dev/shm/auditor-fuzz-csv-\(getpid()).csv"

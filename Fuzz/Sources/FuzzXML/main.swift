@@ -12,7 +12,7 @@
 import Glibc
 #endif
 import Auditor
-@_spi(Testing) import Readers
+@_spi(Testing) import AuditorReaders
 
 let scratchPath = "/dev/shm/auditor-fuzz-xml-\(getpid()).xml"
 let records = ["person", "/people/person", "department", "p:item"]
