@@ -190,7 +190,6 @@ final class MutatingReader: RecordReader {
     var locationStyle: LocationStyle { base.locationStyle }
     var structuralRules: [StructuralRule] { base.structuralRules }
     var availableFields: [String] { base.availableFields }
-    var readsAhead: Bool { base.readsAhead }
     func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         let chunk = try base.nextChunk(maxRecords: maxRecords)
         if chunk != nil, let c = change {

@@ -285,7 +285,7 @@ public struct AuditEngine: Sendable {
                                        }
                                        return IndexedChunk(rows: rows, chunk: chunk)
                                    },
-                                   merge: { (c: IndexedChunk) in index.merge(c.rows, chunk: c.chunk) })
+                                   merge: { (c: IndexedChunk, _) in index.merge(c.rows, chunk: c.chunk) })
         if failure == nil {
             do { try opened.reader.finish() } catch { failure = error }
         }
@@ -333,9 +333,7 @@ public struct AuditEngine: Sendable {
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
                                     options: source.options[factory.format], fields: entity.fields, parallelism: options.jobs,
                                     missingFieldsAllowed: entity.toleratesMissingColumns)
-        var reader = try factory.open(request)
-        // With several jobs, parsing goes on while this thread merges.
-        if options.jobs > 1, !reader.readsAhead { reader = ReadAheadReader(reader, depth: 2 * options.jobs) }
+        let reader = try factory.open(request)
         return (reader, factory, display, path)
     }
 
@@ -351,7 +349,7 @@ public struct AuditEngine: Sendable {
         keysOnly.keysOnly = true
         let context = keysOnly
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { acc.mergeKeys($0) })
+                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { ev, _ in acc.mergeKeys(ev) })
         return failure == nil ? acc.providedTables : nil
     }
 
@@ -422,13 +420,13 @@ public struct AuditEngine: Sendable {
         let progress = options.progress
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
                                    evaluate: { ChunkEvaluator.evaluate(bound, $0, evaluationContext) },
-                                   merge: { ev in
+                                   merge: { ev, bytesRead in
                                        if acc.recordsRead == 0 {
                                            acc.expectedRecords = Self.expectedRecords(ev.chunk, totalBytes: reader.totalBytes)
                                        }
                                        acc.merge(ev)
                                        progress?(AuditOptions.Progress(source: entity.source, records: acc.recordsRead,
-                                                                       bytesRead: reader.bytesRead, totalBytes: reader.totalBytes))
+                                                                       bytesRead: bytesRead, totalBytes: reader.totalBytes))
                                    })
         if let sinkError = acc.sinkError { throw Self.sinkError(sinkError) }
         var stop = failure

@@ -18,14 +18,13 @@ public enum Profiler {
                                options: [String: String] = [:], jobs: Int = 1,
                                chunkSize: Int = 8192) throws -> SourceProfile {
         let fields = reader.schema.fields
-        // With several jobs, parsing goes on while the columns of the last chunk are profiled.
-        let reader: any RecordReader = jobs > 1 && !reader.readsAhead ? ReadAheadReader(reader, depth: 2 * jobs) : reader
         var columns = fields.map { ColumnProfiler(name: $0) }
         var masks = [UInt64: Int]()            // missing-column bit masks (first 64 columns)
         var order = OrderCounter(count: fields.count)
         var conditional = ConditionalBounds(count: fields.count)
         var excludedRecords = 0
-        while let chunk = try reader.nextChunk(maxRecords: chunkSize) {
+        // With several jobs, the pipeline parses ahead while the columns of the last chunk are profiled.
+        let failure = Pipeline.run(reader: reader, chunkSize: chunkSize, jobs: jobs, evaluate: { $0 }) { chunk, _ in
             var excluded = [Bool](repeating: false, count: chunk.count)
             for issue in chunk.issues where issue.excludesRecord && !excluded[issue.row] {
                 excluded[issue.row] = true
@@ -51,6 +50,7 @@ public enum Profiler {
             order.add(instants.values.map(\.instants))
             conditional.add(instants.values)
         }
+        if let failure { throw failure }
         try reader.finish()
         let finished = columns.map { $0.finish() }
         var profile = SourceProfile(name: name, path: path, format: format, records: finished.first?.facts.records ?? 0,

@@ -1,0 +1,246 @@
+import Auditor
+import Foundation
+
+/// The several-thread path of ``CSVReader``: the file cut into morsels of whole records that the
+/// engine's pipeline parses and evaluates on its worker threads (``MorselReader``).
+///
+/// Cutting is the only serial pass over the data: ``CSVRecordSplitter/lastRecordStart(_:from:to:)``
+/// visits quote bytes with `memchr` and finds the last record end with `memrchr`. Each morsel
+/// gets its own copy of its bytes, so the read buffer is reused at once and morsels are parsed
+/// in any order; parsing one is ``CSVSegmentParser``, the scanner and assembler of the
+/// one-thread path. Lines are counted while parsing: a morsel's locations are relative to its
+/// first line until ``MorselSequencer`` places it.
+extension CSVReader: MorselReader {
+    /// The line of the first record not cut into a morsel yet.
+    public var morselOrigin: Int64 { line }
+
+    /// Cuts the next morsel: about ``CSVLimits/segmentBytes`` of whole records (more when one
+    /// record is longer), or the input's last bytes.
+    ///
+    /// Errors are the one-thread path's, found while the morsel is parsed: a framing error, a
+    /// record longer than the limit, a read error after the records before it. The last
+    /// morsel carries them, so they are located and reported after every record before them.
+    /// - Returns: The next morsel, nil at the end.
+    /// - Complexity: O(bytes cut), plus reading them.
+    public func nextMorsel(maxRecords: Int) throws -> (any RecordMorsel)? {
+        if morsels.ended { return nil }
+        let limit = min(max(maxRecords, 1), CSVLimits.maxChunkRecords)
+        let splitter = CSVRecordSplitter(delimiter: options.delimiter, quote: options.quote)
+        while true {
+            let available = input.end - position
+            let complete = input.atEOF || morsels.readError != nil
+            if available >= segmentBytes || complete {
+                let window = min(input.end, position + segmentBytes)
+                let cut = splitter.lastRecordStart(input.base, from: position, to: window)
+                    ?? (window < input.end ? splitter.lastRecordStart(input.base, from: position, to: input.end) : nil)
+                if let cut, cut > position {
+                    return morsel(to: cut, limit: limit, last: nil)
+                }
+                // No whole record in the buffer: as the one-thread path, too long before anything else.
+                if available >= maxRecordBytes {
+                    return morsel(to: input.end, limit: limit, last: .tooLong)
+                }
+                if input.atEOF {
+                    morsels.ended = true
+                    return available == 0 ? nil : morsel(to: input.end, limit: limit, last: .endOfFile)
+                }
+                if let readError = morsels.readError {
+                    return morsel(to: input.end, limit: limit, last: .readError(readError))
+                }
+            }
+            position -= input.compact(keepingFrom: position)
+            do {
+                try input.fill()
+            } catch {
+                morsels.readError = error
+            }
+        }
+    }
+
+    /// Copies `[position, end)` into a morsel and moves past it.
+    private func morsel(to end: Int, limit: Int, last: CSVMorsel.Last?) -> CSVMorsel {
+        if last != nil { morsels.ended = true }
+        let bytes = CSVMorselBytes(copying: input.base + position, count: end - position)
+        position = end
+        let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields)
+        return CSVMorsel(bytes: bytes, last: last, parser: parser, limit: limit, scratch: morsels.scratch,
+                         context: CSVMorsel.Context(displayPath: input.displayPath, delimiter: options.delimiter,
+                                                    maxRecordBytes: maxRecordBytes, watch: input.watch))
+    }
+
+    /// ``nextChunk(maxRecords:)`` with `parallelism > 1` (a library caller, or tests): the
+    /// morsels parsed and placed one after another on the calling thread. The engine does
+    /// not call it: its pipeline takes the morsels.
+    func nextMorselChunk(maxRecords: Int) throws -> RecordChunk? {
+        let limit = min(max(maxRecords, 1), CSVLimits.maxChunkRecords)
+        if morsels.sequencer == nil { morsels.sequencer = MorselSequencer(origin: morselOrigin) }
+        while morsels.pending.isEmpty {
+            if let failure = morsels.failure { throw failure }
+            guard let morsel = try nextMorsel(maxRecords: limit), var sequencer = morsels.sequencer else { return nil }
+            let (chunks, failure) = sequencer.place(morsel.parse())
+            morsels.sequencer = sequencer
+            morsels.pending = chunks.reversed()
+            morsels.failure = failure
+        }
+        guard var chunk = morsels.pending.popLast() else { return nil }
+        if chunk.count > limit {
+            let (head, rest) = CSVReader.split(chunk, at: limit)
+            morsels.pending.append(rest)
+            chunk = head
+        }
+        return chunk
+    }
+
+    /// Splits a chunk after its first `count` records (both parts share the byte buffer).
+    static func split(_ chunk: RecordChunk, at count: Int) -> (RecordChunk, RecordChunk) {
+        let head = RecordChunk(
+            firstRecord: chunk.firstRecord, count: count, bytes: chunk.bytes,
+            columns: chunk.columns.map { Array($0[..<count]) }, locations: Array(chunk.locations[..<count]),
+            composites: chunk.composites, issues: chunk.issues.filter { $0.row < count })
+        let rest = RecordChunk(
+            firstRecord: chunk.firstRecord + count, count: chunk.count - count, bytes: chunk.bytes,
+            columns: chunk.columns.map { Array($0[count...]) }, locations: Array(chunk.locations[count...]),
+            composites: chunk.composites,
+            issues: chunk.issues.filter { $0.row >= count }.map { issue in
+                var moved = issue
+                moved.row -= count
+                return moved
+            })
+        return (head, rest)
+    }
+}
+
+/// The morsel state of a ``CSVReader``: the cutting (producer) side, and the one-thread
+/// placing of ``CSVReader/nextMorselChunk(maxRecords:)``.
+struct CSVMorselState {
+    /// Set once the last morsel is cut.
+    var ended = false
+    /// A read that failed: the bytes before it are cut first, then the error ends the input.
+    var readError: AuditError?
+    let scratch = CSVScratchPool()
+    var sequencer: MorselSequencer?
+    /// Placed chunks not handed out yet, last first.
+    var pending: [RecordChunk] = []
+    var failure: AuditError?
+}
+
+/// One morsel's bytes, a private copy (quoted fields with doubled quotes are unescaped in place).
+/// `@unchecked Sendable`: the bytes are written only by the morsel's one ``CSVMorsel/parse()``.
+final class CSVMorselBytes: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(copying source: UnsafePointer<UInt8>, count: Int) {
+        self.count = count
+        base = .allocate(capacity: max(count, 1))
+        base.update(from: source, count: count)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+}
+
+/// Scratch storage (field spans, cells) for the parses running at once, reused morsel after morsel.
+/// `@unchecked Sendable`: `free` is used with `lock` held; a scratch taken out is used by one
+/// parse only until it is given back.
+final class CSVScratchPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [CSVSegmentScratch] = []
+
+    func take() -> CSVSegmentScratch {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? CSVSegmentScratch()
+    }
+
+    func give(_ scratch: CSVSegmentScratch) {
+        lock.lock()
+        free.append(scratch)
+        lock.unlock()
+    }
+}
+
+/// Whole records of a CSV file, or its last bytes, to be parsed on any thread.
+struct CSVMorsel: RecordMorsel {
+    /// Why a morsel is the input's last one.
+    enum Last: Sendable, Equatable {
+        /// The file ends after it.
+        case endOfFile
+        /// Its one record is longer than the limit (and still incomplete).
+        case tooLong
+        /// Reading more failed; its one record is incomplete.
+        case readError(AuditError)
+
+        static func == (a: Last, b: Last) -> Bool {
+            switch (a, b) {
+            case (.endOfFile, .endOfFile), (.tooLong, .tooLong), (.readError, .readError): return true
+            default: return false
+            }
+        }
+    }
+
+    /// What messages need.
+    struct Context: Sendable {
+        var displayPath: String
+        var delimiter: UInt8
+        var maxRecordBytes: Int
+        var watch: FileChangeWatch?
+    }
+
+    let bytes: CSVMorselBytes
+    /// Nil for a morsel of whole records with more after it.
+    let last: Last?
+    let parser: CSVSegmentParser
+    let limit: Int
+    let scratch: CSVScratchPool
+    let context: Context
+
+    func parse() -> ParsedMorsel {
+        let pad = scratch.take()
+        let result = parser.parse(bytes.base, from: 0, to: bytes.count, isLast: last != nil, atEOF: last == .endOfFile,
+                                  limit: limit, bytesPerRecord: 256, scratch: pad)
+        scratch.give(pad)
+        let failure: (@Sendable (Int64) -> AuditError)?
+        let bytes = self.bytes
+        let context = self.context
+        let last = self.last
+        switch result.stop {
+        case .reachedEnd, .endOfFile:
+            failure = nil
+        case .incomplete(let recordStart, let recordLine, let openQuote):
+            failure = { base in
+                let error: AuditError
+                switch last {
+                case .tooLong?:
+                    let (at, column) = CSVReader.locate(in: bytes.base, openQuote ?? recordStart,
+                                                        recordStart: recordStart, recordLine: base + recordLine)
+                    error = CSVMessages.recordTooLong(context.displayPath, line: at, column: column,
+                                                      quoted: openQuote != nil, limit: context.maxRecordBytes)
+                case .readError(let readError)?:
+                    error = readError
+                default:
+                    error = AuditError(.internal, "the CSV reader cut a morsel inside a record; read with --jobs 1",
+                                       location: context.displayPath)
+                }
+                return context.watch?.unlessChanged(error) ?? error
+            }
+        case .unterminatedQuote(let openQuote, let recordStart, let recordLine):
+            failure = { base in
+                let (at, column) = CSVReader.locate(in: bytes.base, openQuote, recordStart: recordStart,
+                                                    recordLine: base + recordLine)
+                let error = CSVMessages.unterminatedQuote(context.displayPath, line: at, column: column)
+                return context.watch?.unlessChanged(error) ?? error
+            }
+        case .unexpectedAfterQuote(let offending, let recordStart, let recordLine):
+            failure = { base in
+                let (at, column) = CSVReader.locate(in: bytes.base, offending, recordStart: recordStart,
+                                                    recordLine: base + recordLine)
+                let error = CSVMessages.characterAfterQuote(context.displayPath, line: at, column: column,
+                                                            byte: bytes.base[offending], delimiter: context.delimiter)
+                return context.watch?.unlessChanged(error) ?? error
+            }
+        }
+        return ParsedMorsel(chunks: result.chunks, locationSpan: result.lines, failure: failure)
+    }
+}
