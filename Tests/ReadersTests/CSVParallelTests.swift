@@ -158,6 +158,20 @@ enum CSVRandomDocument {
         }
     }
 
+    @Test(arguments: 0 ..< 100)
+    func morselCutsAreTheLastRecordStartBeforeTheEnd(seed: UInt64) {
+        // Cutting a morsel at every possible buffer end: the cut must be the last record start
+        // the scanner finds at or before that end (up to the first framing error), or none.
+        let bytes = CSVRandomDocument.make(seed: seed &+ 2000)
+        let (starts, clean) = CSVReader.scannedRecordStarts(bytes)
+        let checked = clean ? bytes.count : (starts.last ?? 0)
+        for end in 1 ..< max(checked, 1) {
+            let expected = starts.last { $0 <= end }
+            #expect(CSVReader.splitterLastRecordStart(bytes, end: end) == expected, "seed \(seed), end \(end)")
+            if CSVReader.splitterLastRecordStart(bytes, end: end) != expected { return }
+        }
+    }
+
     @Test func splitterSkipsQuotedLineBreaksAndStrayQuotes() {
         // Records start at 0, 10 and 18: the LF at 4 is quoted, the quote at 11 is a stray
         // (it does not open a field, so quote parity alone would get the rest wrong), the

@@ -109,6 +109,25 @@ final class CSVInput {
         return start
     }
 
+    /// Hands the buffer over to the caller and goes on in a new one that holds `[start, end)`
+    /// (at the front), so that the bytes before `start` need no copy: the morsel path parses
+    /// them in the old buffer on another thread.
+    /// - Parameters:
+    ///   - start: The first byte to keep (the start of the records not cut yet).
+    ///   - capacity: The new buffer's size at least (it also fits twice the kept bytes).
+    /// - Returns: The old buffer; the caller deallocates it.
+    /// - Complexity: O(`end - start`).
+    func detach(keepingFrom start: Int, capacity minimum: Int) -> UnsafeMutablePointer<UInt8> {
+        let old = base
+        let kept = end - start
+        capacity = max(minimum, 2 * kept, 16)
+        base = .allocate(capacity: capacity)
+        base.update(from: old + start, count: kept)
+        end = kept
+        fileOffset += Int64(start)
+        return old
+    }
+
     /// Reads once into the free space after `end`: at least one byte, or sets ``atEOF``.
     /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
     func readMore() throws(AuditError) {

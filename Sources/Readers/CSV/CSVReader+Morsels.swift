@@ -5,17 +5,17 @@ import Foundation
 /// engine's pipeline parses and evaluates on its worker threads (``MorselReader``).
 ///
 /// Cutting is the only serial pass over the data: ``CSVRecordSplitter/lastRecordStart(_:from:to:)``
-/// visits quote bytes with `memchr` and finds the last record end with `memrchr`. Each morsel
-/// gets its own copy of its bytes, so the read buffer is reused at once and morsels are parsed
-/// in any order; parsing one is ``CSVSegmentParser``, the scanner and assembler of the
+/// visits quote bytes with `memchr` and walks back from the end to the last record end. Each
+/// morsel takes the read buffer it was read into (the reader goes on in a new one, with only the
+/// incomplete record copied over), so morsels are parsed in any order without copying; parsing one is ``CSVSegmentParser``, the scanner and assembler of the
 /// one-thread path. Lines are counted while parsing: a morsel's locations are relative to its
 /// first line until ``MorselSequencer`` places it.
 extension CSVReader: MorselReader {
     /// The line of the first record not cut into a morsel yet.
     public var morselOrigin: Int64 { line }
 
-    /// Cuts the next morsel: about ``CSVLimits/segmentBytes`` of whole records (more when one
-    /// record is longer), or the input's last bytes.
+    /// Cuts the next morsel: the whole records of one read buffer of about
+    /// ``CSVLimits/segmentBytes`` (more when one record is longer), or the input's last bytes.
     ///
     /// Errors are the one-thread path's, found while the morsel is parsed: a framing error, a
     /// record longer than the limit, a read error after the records before it. The last
@@ -28,12 +28,8 @@ extension CSVReader: MorselReader {
         let splitter = CSVRecordSplitter(delimiter: options.delimiter, quote: options.quote)
         while true {
             let available = input.end - position
-            let complete = input.atEOF || morsels.readError != nil
-            if available >= segmentBytes || complete {
-                let window = min(input.end, position + segmentBytes)
-                let cut = splitter.lastRecordStart(input.base, from: position, to: window)
-                    ?? (window < input.end ? splitter.lastRecordStart(input.base, from: position, to: input.end) : nil)
-                if let cut, cut > position {
+            if input.end == input.capacity || input.atEOF || morsels.readError != nil {
+                if let cut = splitter.lastRecordStart(input.base, from: position, to: input.end), cut > position {
                     return morsel(to: cut, limit: limit, last: nil)
                 }
                 // No whole record in the buffer: as the one-thread path, too long before anything else.
@@ -48,6 +44,7 @@ extension CSVReader: MorselReader {
                     return morsel(to: input.end, limit: limit, last: .readError(readError))
                 }
             }
+            // Room for more (doubled when one record fills the buffer), then read.
             position -= input.compact(keepingFrom: position)
             do {
                 try input.fill()
@@ -57,11 +54,12 @@ extension CSVReader: MorselReader {
         }
     }
 
-    /// Copies `[position, end)` into a morsel and moves past it.
+    /// Makes `[position, end)` a morsel (its buffer goes with it) and moves past it.
     private func morsel(to end: Int, limit: Int, last: CSVMorsel.Last?) -> CSVMorsel {
         if last != nil { morsels.ended = true }
-        let bytes = CSVMorselBytes(copying: input.base + position, count: end - position)
-        position = end
+        let start = position
+        let bytes = CSVMorselBytes(owning: input.detach(keepingFrom: end, capacity: segmentBytes), from: start, to: end)
+        position = 0
         let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields)
         return CSVMorsel(bytes: bytes, last: last, parser: parser, limit: limit, scratch: morsels.scratch,
                          context: CSVMorsel.Context(displayPath: input.displayPath, delimiter: options.delimiter,
@@ -124,16 +122,18 @@ struct CSVMorselState {
     var failure: AuditError?
 }
 
-/// One morsel's bytes, a private copy (quoted fields with doubled quotes are unescaped in place).
+/// One morsel's bytes: `[start, end)` of a read buffer that the morsel owns (quoted fields
+/// with doubled quotes are unescaped in place).
 /// `@unchecked Sendable`: the bytes are written only by the morsel's one ``CSVMorsel/parse()``.
 final class CSVMorselBytes: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
-    let count: Int
+    let start: Int
+    let end: Int
 
-    init(copying source: UnsafePointer<UInt8>, count: Int) {
-        self.count = count
-        base = .allocate(capacity: max(count, 1))
-        base.update(from: source, count: count)
+    init(owning base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) {
+        self.base = base
+        self.start = start
+        self.end = end
     }
 
     deinit {
@@ -198,7 +198,7 @@ struct CSVMorsel: RecordMorsel {
 
     func parse() -> ParsedMorsel {
         let pad = scratch.take()
-        let result = parser.parse(bytes.base, from: 0, to: bytes.count, isLast: last != nil, atEOF: last == .endOfFile,
+        let result = parser.parse(bytes.base, from: bytes.start, to: bytes.end, isLast: last != nil, atEOF: last == .endOfFile,
                                   limit: limit, bytesPerRecord: 256, scratch: pad)
         scratch.give(pad)
         let failure: (@Sendable (Int64) -> AuditError)?
