@@ -200,7 +200,7 @@ enum CSVRandomDocument {
     }
 
     @Test func largeFileWithDefaultSegments() throws {
-        // Many default-size blocks (threads × 512 KiB), with records straddling every cut.
+        // Many default-size morsels (512 KiB), with records straddling every cut.
         var generator = SplitMix64(state: 99)
         var text = "id,note,n\n"
         var i = 0
@@ -231,7 +231,7 @@ enum CSVRandomDocument {
         #expect((try CSVReader.factory.open(plain) as? CSVReader)?.parallelism == 1)
     }
 
-    @Test func finishingEarlyWaitsForTheBlockBeingParsed() throws {
+    @Test func finishingEarlyOnTheMorselPath() throws {
         var text = "a,b\n"
         for i in 0 ..< 20_000 { text += "\(i),\"\(i)\"\n" }
         let path = try CSVFixture.file(text)

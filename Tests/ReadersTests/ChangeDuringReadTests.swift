@@ -102,7 +102,7 @@ import Glibc
         #expect(error.message.contains("retry"), "\(error)", sourceLocation: sourceLocation)
     }
 
-    @Test("CSV changed between chunks: exit 75, with one thread and with the block reader",
+    @Test("CSV changed between chunks: exit 75, with one thread and with morsels",
           arguments: Mutation.allCases, [1, 2])
     func csvChangedBetweenChunks(mutation: Mutation, jobs: Int) throws {
         let dir = try XMLTest.directory()

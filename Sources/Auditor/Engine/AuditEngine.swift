@@ -2,7 +2,9 @@ import Foundation
 
 /// How an audit runs.
 public struct AuditOptions: Sendable {
-    /// Evaluation threads (reading and merging run on the calling thread).
+    /// Threads of the pipeline (``Pipeline``): with more than one, a producer thread reads (or
+    /// cuts a CSV file into morsels) while the others, the calling thread among them, parse and
+    /// evaluate; the calling thread merges in input order.
     public var jobs: Int
     /// Records per chunk.
     public var chunkSize: Int

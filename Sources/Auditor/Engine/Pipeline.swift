@@ -8,12 +8,14 @@ import Foundation
 /// - One **producer** thread drives the reader. A ``MorselReader`` only cuts morsels there
 ///   (CSV: a block of whole records found by a quote-aware split); any other reader (XML,
 ///   SQLite) parses its chunks there, one call at a time.
-/// - `jobs` **worker** threads take the items in order. Each one parses its morsel, waits
-///   for its turn to place it (``MorselSequencer``: record numbers and locations, which need
-///   the line counts of the morsels before it), then evaluates its chunks on the same thread,
-///   while their bytes are still in that core's cache.
+/// - `jobs - 1` **worker** threads and the calling thread take the items in order. Each one
+///   parses its morsel, waits for its turn to place it (``MorselSequencer``: record numbers and
+///   locations, which need the line counts of the morsels before it), then evaluates its
+///   chunks on the same thread, while their bytes are still in that core's cache.
 /// - The **calling** thread merges the results strictly in input order, so findings, samples,
-///   key tables and lifecycle are those of the one-job run.
+///   key tables and lifecycle are those of the one-job run. It merges whenever the next result
+///   is ready, and works on the next item when it is not, so `jobs` threads share the cores
+///   (plus the producer, which only cuts for a CSV file).
 ///
 /// At most `2 × jobs` items are cut and not yet merged: the producer waits for room, so memory
 /// is bounded whatever the input size. The first error (a morsel's framing error, or the
@@ -41,17 +43,23 @@ enum Pipeline {
                 return error
             }
         }
-        let state = PipelineState<Result>(window: 2 * jobs, workers: jobs,
+        let state = PipelineState<Result>(window: 2 * jobs, workers: jobs - 1,
                                           origin: (reader as? any MorselReader)?.morselOrigin ?? 0)
         let source = ProducerReader(reader: reader)
         start("auditor.read") { produce(source, chunkSize: chunkSize, into: state) }
-        for _ in 0 ..< jobs {
+        for _ in 1 ..< jobs {
             start("auditor.evaluate") { work(state, evaluate: evaluate) }
         }
         var failure: (any Error)?
         var index = 0
         merging: while true {
-            let done = state.result(index)
+            let done: Pipeline.Done<Result>
+            switch state.resultOrItem(index) {
+            case .result(let result): done = result
+            case .item(let item):
+                process(item, state, evaluate: evaluate)
+                continue merging
+            }
             for result in done.results { merge(result, done.bytesRead) }
             state.merged()
             index += 1
@@ -93,31 +101,35 @@ enum Pipeline {
         }
     }
 
-    /// A worker: parse, place in order, evaluate, hand the results to the merger.
+    /// A worker thread: processes items until there are none left.
     private static func work<Result>(_ state: PipelineState<Result>, evaluate: @Sendable (RecordChunk) -> Result) {
         defer { state.threadEnded() }
-        while let item = state.take() {
-            var parsed: ParsedMorsel?
-            var stop: Stop?
-            switch item.work {
-            case .morsel(let morsel): parsed = morsel.parse()
-            case .parsed(let chunks): parsed = chunks
-            case .end: stop = .end
-            case .failure(let error): stop = .failure(error)
-            }
-            var chunks = [RecordChunk]()
-            let placed = state.inOrder(item.index) { sequencer in
-                guard let parsed else { return }
-                let (ordered, failure) = sequencer.place(parsed)
-                chunks = ordered
-                if let failure { stop = .failure(failure) }
-            }
-            // Dropped after an earlier failure: nobody merges it.
-            guard placed else { continue }
-            if case .failure = stop { state.stopProducing() }
-            let results = chunks.map(evaluate)
-            state.complete(item.index, Done(results: results, bytesRead: item.bytesRead, stop: stop))
+        while let item = state.take() { process(item, state, evaluate: evaluate) }
+    }
+
+    /// Parse, place in order, evaluate, hand the results to the merger.
+    private static func process<Result>(_ item: Item, _ state: PipelineState<Result>,
+                                        evaluate: @Sendable (RecordChunk) -> Result) {
+        var parsed: ParsedMorsel?
+        var stop: Stop?
+        switch item.work {
+        case .morsel(let morsel): parsed = morsel.parse()
+        case .parsed(let chunks): parsed = chunks
+        case .end: stop = .end
+        case .failure(let error): stop = .failure(error)
         }
+        var chunks = [RecordChunk]()
+        let placed = state.inOrder(item.index) { sequencer in
+            guard let parsed else { return }
+            let (ordered, failure) = sequencer.place(parsed)
+            chunks = ordered
+            if let failure { stop = .failure(failure) }
+        }
+        // Dropped after an earlier failure: nobody merges it.
+        guard placed else { return }
+        if case .failure = stop { state.stopProducing() }
+        let results = chunks.map(evaluate)
+        state.complete(item.index, Done(results: results, bytesRead: item.bytesRead, stop: stop))
     }
 
     private static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
@@ -248,12 +260,19 @@ private final class PipelineState<Result: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Caller: the item `index`'s results, waiting for them.
-    func result(_ index: Int) -> Pipeline.Done<Result> {
+    enum Next {
+        case result(Pipeline.Done<Result>)
+        case item(Pipeline.Item)
+    }
+
+    /// Caller: the item `index`'s results when they are ready, else an item to work on,
+    /// waiting for either.
+    func resultOrItem(_ index: Int) -> Next {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let done = results.removeValue(forKey: index) { return done }
+            if let done = results.removeValue(forKey: index) { return .result(done) }
+            if !queue.isEmpty { return .item(queue.removeFirst()) }
             condition.wait()
         }
     }
