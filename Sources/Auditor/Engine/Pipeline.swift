@@ -120,8 +120,9 @@ enum Pipeline {
         }
         var chunks = [RecordChunk]()
         let placed = state.inOrder(item.index) { sequencer in
-            guard let parsed else { return }
-            let (ordered, failure) = sequencer.place(parsed)
+            guard let morsel = parsed else { return }
+            parsed = nil                        // the morsel's only reference: placed in place
+            let (ordered, failure) = sequencer.place(morsel)
             chunks = ordered
             if let failure { stop = .failure(failure) }
         }
@@ -169,136 +170,5 @@ enum Pipeline {
     /// thread uses the reader; the calling thread uses it again only after that.
     private struct ProducerReader: @unchecked Sendable {
         let reader: any RecordReader
-    }
-}
-
-/// What the pipeline's threads share. `@unchecked Sendable`: every stored property is read
-/// and written with `condition` locked.
-private final class PipelineState<Result: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let window: Int
-    /// Items cut and not yet merged.
-    private var inFlight = 0
-    /// Cut and not yet taken by a worker, oldest first (at most `window`).
-    private var queue: [Pipeline.Item] = []
-    private var producerEnded = false
-    /// Set when the input ended with an error, or the caller is done: the producer stops.
-    private var stopped = false
-    /// Set by the caller once it merged its last item: the workers stop too.
-    private var cancelled = false
-    private var sequencer: MorselSequencer
-    /// Items placed so far (the next one to place).
-    private var placed = 0
-    private var results: [Int: Pipeline.Done<Result>] = [:]
-    private var running: Int
-
-    init(window: Int, workers: Int, origin: Int64) {
-        self.window = max(1, window)
-        running = workers + 1
-        sequencer = MorselSequencer(origin: origin)
-    }
-
-    /// Producer: waits until fewer than `window` items are in flight. - Returns: False once stopped.
-    func waitForRoom() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopped, inFlight >= window { condition.wait() }
-        return !stopped
-    }
-
-    func submit(_ item: Pipeline.Item) {
-        condition.lock()
-        queue.append(item)
-        inFlight += 1
-        switch item.work {
-        case .end, .failure: producerEnded = true
-        case .morsel, .parsed: break
-        }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Worker: the oldest item, waiting for one. - Returns: Nil once the input is done or cancelled.
-    func take() -> Pipeline.Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty {
-            if cancelled || producerEnded || stopped { return nil }
-            condition.wait()
-        }
-        if cancelled { return nil }
-        return queue.removeFirst()              // at most `window` items: a short move
-    }
-
-    /// Runs `body` on the sequencer once every item before `index` is placed.
-    /// - Returns: False when the item is dropped instead (cancelled before its turn).
-    func inOrder(_ index: Int, _ body: (inout MorselSequencer) -> Void) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while placed != index {
-            if cancelled || stopped { return false }
-            condition.wait()
-        }
-        body(&sequencer)
-        placed += 1
-        condition.broadcast()
-        return true
-    }
-
-    /// Stops the producer (the input ended with an error: nothing after it is used).
-    func stopProducing() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func complete(_ index: Int, _ done: Pipeline.Done<Result>) {
-        condition.lock()
-        results[index] = done
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    enum Next {
-        case result(Pipeline.Done<Result>)
-        case item(Pipeline.Item)
-    }
-
-    /// Caller: the item `index`'s results when they are ready, else an item to work on,
-    /// waiting for either.
-    func resultOrItem(_ index: Int) -> Next {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let done = results.removeValue(forKey: index) { return .result(done) }
-            if !queue.isEmpty { return .item(queue.removeFirst()) }
-            condition.wait()
-        }
-    }
-
-    /// Caller: one more item merged (room for the producer).
-    func merged() {
-        condition.lock()
-        inFlight -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func threadEnded() {
-        condition.lock()
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Caller: stops every thread and waits until all have ended (the reader is then free).
-    func cancelAndWait() {
-        condition.lock()
-        stopped = true
-        cancelled = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        condition.unlock()
     }
 }

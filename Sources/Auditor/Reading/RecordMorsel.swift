@@ -74,9 +74,11 @@ public struct MorselSequencer: Sendable {
     /// - Returns: Its chunks, numbered and located, and the error that follows them (nothing
     ///   once an earlier morsel failed).
     /// - Complexity: O(records of the morsel).
-    public mutating func place(_ parsed: ParsedMorsel) -> (chunks: [RecordChunk], failure: AuditError?) {
+    public mutating func place(_ parsed: consuming ParsedMorsel) -> (chunks: [RecordChunk], failure: AuditError?) {
         guard !failed else { return ([], nil) }
+        // Taken out, so that each chunk's locations are uniquely referenced (shifted in place).
         var chunks = parsed.chunks
+        parsed.chunks = []
         let base = locationBase
         for c in chunks.indices {
             chunks[c].firstRecord = records

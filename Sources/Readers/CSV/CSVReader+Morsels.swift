@@ -141,22 +141,29 @@ final class CSVMorselBytes: @unchecked Sendable {
     }
 }
 
-/// Scratch storage (field spans, cells) for the parses running at once, reused morsel after morsel.
+/// Scratch storage (field spans, cells) for the parses running at once, reused morsel after
+/// morsel. A thread gets back the scratch it used last, if it is free: its cells are then
+/// still in that core's cache.
 /// `@unchecked Sendable`: `free` is used with `lock` held; a scratch taken out is used by one
 /// parse only until it is given back.
 final class CSVScratchPool: @unchecked Sendable {
     private let lock = NSLock()
-    private var free: [CSVSegmentScratch] = []
+    private var free: [(thread: pthread_t, scratch: CSVSegmentScratch)] = []
 
     func take() -> CSVSegmentScratch {
+        let me = pthread_self()
         lock.lock()
         defer { lock.unlock() }
-        return free.popLast() ?? CSVSegmentScratch()
+        if let mine = free.lastIndex(where: { pthread_equal($0.thread, me) != 0 }) {
+            return free.remove(at: mine).scratch
+        }
+        return free.popLast()?.scratch ?? CSVSegmentScratch()
     }
 
     func give(_ scratch: CSVSegmentScratch) {
+        let me = pthread_self()
         lock.lock()
-        free.append(scratch)
+        free.append((me, scratch))
         lock.unlock()
     }
 }
