@@ -21,14 +21,15 @@ import Foundation
 /// is bounded whatever the input size. The first error (a morsel's framing error, or the
 /// reader's throw) ends the input: the items after it are dropped, the producer stops cutting,
 /// and `run` returns only once every thread has left the reader and the evaluation closure.
-/// Threads block on one condition variable; nothing spins.
+/// Threads block on condition variables (``PipelineState``); nothing spins.
 enum Pipeline {
     /// Runs one pass over `reader`.
     /// - Parameters:
     ///   - reader: The input; the pipeline's producer uses it until `run` returns.
     ///   - chunkSize: The most records per chunk.
-    ///   - jobs: Worker threads (1: everything on the calling thread).
-    ///   - evaluate: Called on a worker thread for each chunk, in any order.
+    ///   - jobs: Threads that parse and evaluate, the calling thread among them (1: everything
+    ///     on the calling thread; more: a producer thread besides).
+    ///   - evaluate: Called for each chunk on a worker thread or the calling thread, in any order.
     ///   - merge: Called on the calling thread with each chunk's result, in input order, and
     ///     the reader's ``RecordReader/bytesRead`` as of that chunk (for progress displays).
     /// - Returns: The error that stopped the input, if any (the chunks before it are merged).
