@@ -31,6 +31,9 @@ public enum Profiler {
                 excludedRecords += 1
             }
             let box = ColumnsBox(columns)
+            // The box must hold the only reference: else the threads' first writes each copy the
+            // shared array at once (copy-on-write from several threads: heap corruption).
+            columns = []
             let instants = InstantsBox(count: fields.count)
             let excludedCopy = excluded
             DispatchQueue.concurrentPerform(iterations: fields.count) { c in
@@ -136,7 +139,8 @@ struct OrderCounter: Sendable {
 }
 
 /// Holds the column profilers while threads update one each (each index is written by one
-/// thread only, and read after `concurrentPerform` returns).
+/// thread only, and read after `concurrentPerform` returns). Its array must not be shared
+/// meanwhile, so that no write copies it.
 final class ColumnsBox: @unchecked Sendable {
     var columns: [ColumnProfiler]
     init(_ columns: [ColumnProfiler]) { self.columns = columns }

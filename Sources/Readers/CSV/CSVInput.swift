@@ -109,20 +109,22 @@ final class CSVInput {
         return start
     }
 
-    /// Hands the buffer over to the caller and goes on in a new one that holds `[start, end)`
-    /// (at the front), so that the bytes before `start` need no copy: the morsel path parses
-    /// them in the old buffer on another thread.
+    /// Hands the buffer over to the caller and goes on in `fresh`, which then holds
+    /// `[start, end)` at its front, so that the bytes before `start` need no copy: the morsel
+    /// path parses them in the old buffer on another thread.
     /// - Parameters:
     ///   - start: The first byte to keep (the start of the records not cut yet).
-    ///   - capacity: The new buffer's size at least (it also fits twice the kept bytes).
-    /// - Returns: The old buffer; the caller deallocates it.
+    ///   - fresh: The new buffer, of `freshCapacity` bytes (at least `end - start`); the input takes it over.
+    /// - Returns: The old buffer and its size; the caller takes it over.
     /// - Complexity: O(`end - start`).
-    func detach(keepingFrom start: Int, capacity minimum: Int) -> UnsafeMutablePointer<UInt8> {
-        let old = base
+    func detach(keepingFrom start: Int, into fresh: UnsafeMutablePointer<UInt8>,
+                capacity freshCapacity: Int) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let old = (base, capacity)
         let kept = end - start
-        capacity = max(minimum, 2 * kept, 16)
-        base = .allocate(capacity: capacity)
-        base.update(from: old + start, count: kept)
+        precondition(freshCapacity >= kept, "the new buffer must hold the kept bytes")
+        fresh.update(from: base + start, count: kept)
+        base = fresh
+        capacity = freshCapacity
         end = kept
         fileOffset += Int64(start)
         return old

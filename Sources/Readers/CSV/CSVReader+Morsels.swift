@@ -58,7 +58,9 @@ extension CSVReader: MorselReader {
     private func morsel(to end: Int, limit: Int, last: CSVMorsel.Last?) -> CSVMorsel {
         if last != nil { morsels.ended = true }
         let start = position
-        let bytes = CSVMorselBytes(owning: input.detach(keepingFrom: end, capacity: segmentBytes), from: start, to: end)
+        let fresh = morsels.buffers.take(capacity: max(segmentBytes, 2 * (input.end - end), 16))
+        let old = input.detach(keepingFrom: end, into: fresh.buffer, capacity: fresh.capacity)
+        let bytes = CSVMorselBytes(owning: old.buffer, capacity: old.capacity, pool: morsels.buffers, from: start, to: end)
         position = 0
         let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields)
         return CSVMorsel(bytes: bytes, last: last, parser: parser, limit: limit, scratch: morsels.scratch,
@@ -111,6 +113,8 @@ extension CSVReader: MorselReader {
 /// The morsel state of a ``CSVReader``: the cutting (producer) side, and the one-thread
 /// placing of ``CSVReader/nextMorselChunk(maxRecords:)``.
 struct CSVMorselState {
+    /// Read buffers, reused once their morsel is parsed.
+    let buffers: CSVBufferPool
     /// Set once the last morsel is cut.
     var ended = false
     /// A read that failed: the bytes before it are cut first, then the error ends the input.
@@ -123,21 +127,61 @@ struct CSVMorselState {
 }
 
 /// One morsel's bytes: `[start, end)` of a read buffer that the morsel owns (quoted fields
-/// with doubled quotes are unescaped in place).
+/// with doubled quotes are unescaped in place), handed back to the pool when the morsel goes.
 /// `@unchecked Sendable`: the bytes are written only by the morsel's one ``CSVMorsel/parse()``.
 final class CSVMorselBytes: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
     let start: Int
     let end: Int
+    private let pool: CSVBufferPool
 
-    init(owning base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) {
+    init(owning base: UnsafeMutablePointer<UInt8>, capacity: Int, pool: CSVBufferPool, from start: Int, to end: Int) {
         self.base = base
+        self.capacity = capacity
+        self.pool = pool
         self.start = start
         self.end = end
     }
 
     deinit {
-        base.deallocate()
+        pool.give(base, capacity: capacity)
+    }
+}
+
+/// Read buffers of one size, reused morsel after morsel: a fresh 512 KiB allocation per
+/// morsel costs page faults each time the allocator gives memory back to the system.
+/// At most `2 × jobs` morsels are alive, so the pool stays small; it keeps at most 16.
+/// `@unchecked Sendable`: `free` is used with `lock` held.
+final class CSVBufferPool: @unchecked Sendable {
+    /// The size of the buffers kept.
+    let size: Int
+    private let lock = NSLock()
+    private var free: [UnsafeMutablePointer<UInt8>] = []
+
+    init(size: Int) {
+        self.size = max(size, 16)
+    }
+
+    deinit {
+        for buffer in free { buffer.deallocate() }
+    }
+
+    /// A buffer of at least `capacity` bytes (exactly ``size`` when that is enough), and its size.
+    func take(capacity: Int) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        guard capacity <= size else { return (.allocate(capacity: capacity), capacity) }
+        lock.lock()
+        let reused = free.popLast()
+        lock.unlock()
+        return (reused ?? .allocate(capacity: size), size)
+    }
+
+    func give(_ buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        lock.lock()
+        let kept = capacity == size && free.count < 16
+        if kept { free.append(buffer) }
+        lock.unlock()
+        if !kept { buffer.deallocate() }
     }
 }
 

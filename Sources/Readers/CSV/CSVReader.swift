@@ -68,7 +68,7 @@ public final class CSVReader: RecordReader {
     /// Bytes per morsel (more when one record is longer).
     let segmentBytes: Int
     /// The morsel path's state (``MorselReader``).
-    var morsels = CSVMorselState()
+    var morsels: CSVMorselState
     /// The error thrown once, as reported (a change of the file takes precedence).
     private var reported: AuditError?
 
@@ -108,6 +108,7 @@ public final class CSVReader: RecordReader {
         self.maxRecordBytes = maxRecordBytes
         self.parallelism = max(1, parallelism)
         self.segmentBytes = max(1, segmentBytes)
+        morsels = CSVMorselState(buffers: CSVBufferPool(size: max(1, segmentBytes)))
         try CSVReader.check(options)
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
