@@ -158,6 +158,20 @@ enum CSVRandomDocument {
         }
     }
 
+    @Test(arguments: 0 ..< 100)
+    func morselCutsAreTheLastRecordStartBeforeTheEnd(seed: UInt64) {
+        // Cutting a morsel at every possible buffer end: the cut must be the last record start
+        // the scanner finds at or before that end (up to the first framing error), or none.
+        let bytes = CSVRandomDocument.make(seed: seed &+ 2000)
+        let (starts, clean) = CSVReader.scannedRecordStarts(bytes)
+        let checked = clean ? bytes.count : (starts.last ?? 0)
+        for end in 1 ..< max(checked, 1) {
+            let expected = starts.last { $0 <= end }
+            #expect(CSVReader.splitterLastRecordStart(bytes, end: end) == expected, "seed \(seed), end \(end)")
+            if CSVReader.splitterLastRecordStart(bytes, end: end) != expected { return }
+        }
+    }
+
     @Test func splitterSkipsQuotedLineBreaksAndStrayQuotes() {
         // Records start at 0, 10 and 18: the LF at 4 is quoted, the quote at 11 is a stray
         // (it does not open a field, so quote parity alone would get the rest wrong), the
@@ -186,7 +200,7 @@ enum CSVRandomDocument {
     }
 
     @Test func largeFileWithDefaultSegments() throws {
-        // Many default-size blocks (threads × 512 KiB), with records straddling every cut.
+        // Many default-size morsels (512 KiB), with records straddling every cut.
         var generator = SplitMix64(state: 99)
         var text = "id,note,n\n"
         var i = 0
@@ -217,7 +231,7 @@ enum CSVRandomDocument {
         #expect((try CSVReader.factory.open(plain) as? CSVReader)?.parallelism == 1)
     }
 
-    @Test func finishingEarlyWaitsForTheBlockBeingParsed() throws {
+    @Test func finishingEarlyOnTheMorselPath() throws {
         var text = "a,b\n"
         for i in 0 ..< 20_000 { text += "\(i),\"\(i)\"\n" }
         let path = try CSVFixture.file(text)

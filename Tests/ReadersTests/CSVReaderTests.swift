@@ -32,9 +32,10 @@ enum CSVFixture {
     /// Buffer sizes that make records straddle refills at every kind of position.
     static let tinyBuffers = [4, 5, 7, 13, 64]
 
-    /// Several-thread configurations: (threads, buffer bytes, segment bytes). The tiny ones cut
-    /// blocks every few bytes, so segment boundaries fall inside quoted fields, between CR and
-    /// LF and inside multi-byte characters; the last one is the default layout.
+    /// Several-thread configurations: (threads, buffer bytes, segment bytes). The tiny ones end
+    /// read buffers every few bytes (inside quoted fields, between CR and LF, inside multi-byte
+    /// characters), so morsels are cut at every kind of record start; the last one is the
+    /// default layout.
     static let parallelConfigs: [(threads: Int, buffer: Int, segment: Int)] = [
         (2, 4, 1), (2, 5, 3), (3, 7, 2), (4, 9, 3), (2, 13, 8), (3, 64, 5), (4, 256, 40),
         (2, 1 << 20, CSVLimits.segmentBytes),

@@ -102,7 +102,7 @@ import Glibc
         #expect(error.message.contains("retry"), "\(error)", sourceLocation: sourceLocation)
     }
 
-    @Test("CSV changed between chunks: exit 75, with one thread and with the block reader",
+    @Test("CSV changed between chunks: exit 75, with one thread and with morsels",
           arguments: Mutation.allCases, [1, 2])
     func csvChangedBetweenChunks(mutation: Mutation, jobs: Int) throws {
         let dir = try XMLTest.directory()
@@ -190,7 +190,6 @@ final class MutatingReader: RecordReader {
     var locationStyle: LocationStyle { base.locationStyle }
     var structuralRules: [StructuralRule] { base.structuralRules }
     var availableFields: [String] { base.availableFields }
-    var readsAhead: Bool { base.readsAhead }
     func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         let chunk = try base.nextChunk(maxRecords: maxRecords)
         if chunk != nil, let c = change {

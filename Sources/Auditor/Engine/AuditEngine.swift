@@ -2,7 +2,9 @@ import Foundation
 
 /// How an audit runs.
 public struct AuditOptions: Sendable {
-    /// Evaluation threads (reading and merging run on the calling thread).
+    /// Threads of the pipeline (`Pipeline`): with more than one, a producer thread reads (or
+    /// cuts a CSV file into morsels) while the others, the calling thread among them, parse and
+    /// evaluate; the calling thread merges in input order.
     public var jobs: Int
     /// Records per chunk.
     public var chunkSize: Int
@@ -288,7 +290,7 @@ public struct AuditEngine: Sendable {
                                        }
                                        return IndexedChunk(rows: rows, chunk: chunk)
                                    },
-                                   merge: { (c: IndexedChunk) in index.merge(c.rows, chunk: c.chunk) })
+                                   merge: { (c: IndexedChunk, _) in index.merge(c.rows, chunk: c.chunk) })
         if failure == nil {
             do { try opened.reader.finish() } catch { failure = error }
         }
@@ -339,9 +341,7 @@ public struct AuditEngine: Sendable {
         let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
                                     options: decoded, fields: entity.fields, parallelism: options.jobs,
                                     missingFieldsAllowed: entity.toleratesMissingColumns)
-        var reader = try factory.open(request)
-        // With several jobs, parsing goes on while this thread merges.
-        if options.jobs > 1, !reader.readsAhead { reader = ReadAheadReader(reader, depth: 2 * options.jobs) }
+        let reader = try factory.open(request)
         return (reader, factory, display, path)
     }
 
@@ -357,7 +357,7 @@ public struct AuditEngine: Sendable {
         keysOnly.keysOnly = true
         let context = keysOnly
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { acc.mergeKeys($0) })
+                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { ev, _ in acc.mergeKeys(ev) })
         return failure == nil ? acc.providedTables : nil
     }
 
@@ -428,13 +428,13 @@ public struct AuditEngine: Sendable {
         let progress = options.progress
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
                                    evaluate: { ChunkEvaluator.evaluate(bound, $0, evaluationContext) },
-                                   merge: { ev in
+                                   merge: { ev, bytesRead in
                                        if acc.recordsRead == 0 {
                                            acc.expectedRecords = Self.expectedRecords(ev.chunk, totalBytes: reader.totalBytes)
                                        }
                                        acc.merge(ev)
                                        progress?(AuditOptions.Progress(source: entity.source, records: acc.recordsRead,
-                                                                       bytesRead: reader.bytesRead, totalBytes: reader.totalBytes))
+                                                                       bytesRead: bytesRead, totalBytes: reader.totalBytes))
                                    })
         if let sinkError = acc.sinkError { throw Self.sinkError(sinkError) }
         var stop = failure

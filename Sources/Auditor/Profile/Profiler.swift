@@ -18,21 +18,23 @@ package enum Profiler {
                                options: [String: String] = [:], jobs: Int = 1,
                                chunkSize: Int = 8192) throws -> SourceProfile {
         let fields = reader.schema.fields
-        // With several jobs, parsing goes on while the columns of the last chunk are profiled.
-        let reader: any RecordReader = jobs > 1 && !reader.readsAhead ? ReadAheadReader(reader, depth: 2 * jobs) : reader
         var columns = fields.map { ColumnProfiler(name: $0) }
         var masks = [UInt64: Int]()            // missing-column bit masks (first 64 columns)
         var order = OrderCounter(count: fields.count)
         var conditional = ConditionalBounds(count: fields.count)
         var excludedRecords = 0
         var composite = CompositeKeyTracker()
-        while let chunk = try reader.nextChunk(maxRecords: chunkSize) {
+        // With several jobs, the pipeline parses ahead while the columns of the last chunk are profiled.
+        let failure = Pipeline.run(reader: reader, chunkSize: chunkSize, jobs: jobs, evaluate: { $0 }) { chunk, _ in
             var excluded = [Bool](repeating: false, count: chunk.count)
             for issue in chunk.issues where issue.excludesRecord && !excluded[issue.row] {
                 excluded[issue.row] = true
                 excludedRecords += 1
             }
             let box = ColumnsBox(columns)
+            // The box must hold the only reference: else the threads' first writes each copy the
+            // shared array at once (copy-on-write from several threads: heap corruption).
+            columns = []
             let instants = InstantsBox(count: fields.count)
             let excludedCopy = excluded
             DispatchQueue.concurrentPerform(iterations: fields.count) { c in
@@ -53,6 +55,7 @@ package enum Profiler {
             order.add(instants.values.map(\.instants))
             conditional.add(instants.values)
         }
+        if let failure { throw failure }
         try reader.finish()
         let finished = columns.map { $0.finish() }
         var profile = SourceProfile(name: name, path: path, format: format, records: finished.first?.facts.records ?? 0,
@@ -142,7 +145,8 @@ struct OrderCounter: Sendable {
 }
 
 /// Holds the column profilers while threads update one each (each index is written by one
-/// thread only, and read after `concurrentPerform` returns).
+/// thread only, and read after `concurrentPerform` returns). Its array must not be shared
+/// meanwhile, so that no write copies it.
 final class ColumnsBox: @unchecked Sendable {
     var columns: [ColumnProfiler]
     init(_ columns: [ColumnProfiler]) { self.columns = columns }

@@ -19,7 +19,9 @@
 /// - The reader never writes to the input, nor anywhere next to it.
 ///
 /// Readers own operating-system or C resources and are used from one thread at a time;
-/// they need not be `Sendable`.
+/// they need not be `Sendable`. With several jobs the engine's pipeline calls a reader from
+/// its producer thread, so a reader must not depend on the thread that created it. A reader
+/// that can cut its input into independently parsed pieces also adopts `MorselReader` (package: the built-in CSV reader).
 public protocol RecordReader: AnyObject {
     /// The fields this reader produces, in column order.
     var schema: Schema { get }
@@ -34,11 +36,6 @@ public protocol RecordReader: AnyObject {
     /// Every field the input has (CSV header, all columns of a table), when it can tell:
     /// `columns:` rules compare it with the declared attributes. Defaults to the schema.
     var availableFields: [String] { get }
-    /// Whether the reader already parses ahead of its caller on threads of its own. When it
-    /// does not (the default), an engine with several jobs calls it from a read-ahead thread,
-    /// one call at a time, so it must not depend on the thread that created it.
-    var readsAhead: Bool { get }
-
     /// Returns the next chunk of at most `maxRecords` records, or `nil` at the end.
     /// - Throws: ``AuditError`` when the input cannot be read further.
     func nextChunk(maxRecords: Int) throws -> RecordChunk?
@@ -54,7 +51,6 @@ extension RecordReader {
     public var totalBytes: Int64? { nil }
     public var structuralRules: [StructuralRule] { [] }
     public var availableFields: [String] { schema.fields }
-    public var readsAhead: Bool { false }
     public func finish() throws {}
 }
 

@@ -109,6 +109,27 @@ final class CSVInput {
         return start
     }
 
+    /// Hands the buffer over to the caller and goes on in `fresh`, which then holds
+    /// `[start, end)` at its front, so that the bytes before `start` need no copy: the morsel
+    /// path parses them in the old buffer on another thread.
+    /// - Parameters:
+    ///   - start: The first byte to keep (the start of the records not cut yet).
+    ///   - fresh: The new buffer, of `freshCapacity` bytes (at least `end - start`); the input takes it over.
+    /// - Returns: The old buffer and its size; the caller takes it over.
+    /// - Complexity: O(`end - start`).
+    func detach(keepingFrom start: Int, into fresh: UnsafeMutablePointer<UInt8>,
+                capacity freshCapacity: Int) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let old = (base, capacity)
+        let kept = end - start
+        precondition(freshCapacity >= kept, "the new buffer must hold the kept bytes")
+        fresh.update(from: base + start, count: kept)
+        base = fresh
+        capacity = freshCapacity
+        end = kept
+        fileOffset += Int64(start)
+        return old
+    }
+
     /// Reads once into the free space after `end`: at least one byte, or sets ``atEOF``.
     /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
     func readMore() throws(AuditError) {

@@ -112,11 +112,9 @@ enum CSVMessages {
     public static let maxRecordBytes = 256 << 20
     /// The most records in one chunk, whatever `maxRecords` asks for (bounds the cell scratch).
     public static let maxChunkRecords = 1 << 16
-    /// Bytes each thread parses per block when reading with several threads (512 KiB): a block
-    /// is `threads × segmentBytes`, so memory grows with the thread count, never with the file.
-    /// Measured with 2 threads and one block of look-ahead: 512 KiB, 1 MiB and 2 MiB segments
-    /// execute the same instructions (callgrind, 200k rows), but the audit of 1M rows peaks at
-    /// 79, 105 and 123 MiB RSS (the engine's window plus the blocks alive at once); one thread
-    /// peaks at 70 MiB. With ``CSVBlockReader/blocksAhead`` (4) it peaks at about 82 MiB.
+    /// Bytes per morsel when reading with several threads (512 KiB): the engine keeps at most
+    /// `2 × jobs` morsels cut and not merged, so memory grows with the thread count, never with
+    /// the file. Measured with the earlier block reader: 512 KiB, 1 MiB and 2 MiB segments
+    /// execute the same instructions (callgrind, 200k rows), but bigger ones peak higher in RSS.
     public static let segmentBytes = 512 << 10
 }

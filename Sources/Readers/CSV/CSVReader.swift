@@ -5,9 +5,9 @@ import Auditor
 /// The file is read with `read(2)` into one 1 MiB buffer that is reused, so memory does not
 /// grow with the file (only with its longest record). Records are split by a byte scanner
 /// that reads 8 bytes at a time; no `String` is built per field. Each chunk's `bytes` are a
-/// block copy of its records' raw bytes, and `.text` cells point into them. With
-/// `parallelism > 1` the file is read in larger blocks parsed by several threads
-/// (``CSVBlockReader``), with the same results.
+/// block copy of its records' raw bytes, and `.text` cells point into them. With several
+/// jobs the engine's pipeline cuts the file into morsels of whole records that its worker
+/// threads parse and evaluate (``MorselReader``, in `CSVReader+Morsels.swift`), with the same results.
 ///
 /// What it reads:
 /// - Fields separated by ``CSVOptions/delimiter``, records ended by LF or CRLF; the last
@@ -39,13 +39,14 @@ import Auditor
     /// `csv.row.ragged` (2101) and `csv.encoding` (2102).
     public var structuralRules: [StructuralRule] { [CSVMessages.raggedRule, CSVMessages.encodingRule] }
     /// Bytes of the file consumed by the records returned so far (and the header).
-    public var bytesRead: Int64 { blocks?.bytesRead ?? input.fileOffset + Int64(position) }
+    /// (With `parallelism > 1`: the bytes cut into morsels so far.)
+    public var bytesRead: Int64 { input.fileOffset + Int64(position) }
     /// The file's size, when it is a regular file.
     public var totalBytes: Int64? { input.totalBytes }
 
     let input: CSVInput
     let scanner: CSVScanner
-    private let nulls: CSVNullMatcher
+    let nulls: CSVNullMatcher
     var spans: CSVFieldSpans
     private var cells: UnsafeMutablePointer<Cell>?
     private var cellCapacity = 0
@@ -60,12 +61,14 @@ import Auditor
     private var bytesPerRecord = 256
     /// The longest record accepted (``CSVLimits/maxRecordBytes`` outside tests).
     let maxRecordBytes: Int
-    /// Threads that may parse records (1: the one-thread path, with no extra pass).
+    /// Threads that may parse records. With 1, ``nextChunk(maxRecords:)`` takes the
+    /// one-thread path (no extra pass); with more, it places this reader's morsels one after
+    /// another (the engine's pipeline parses them on its threads instead).
     public let parallelism: Int
-    /// Bytes per thread and block in the several-thread path.
-    private let segmentBytes: Int
-    /// The several-thread path, from the first ``nextChunk(maxRecords:)`` on when `parallelism > 1`.
-    private var blocks: CSVBlockReader?
+    /// Bytes per morsel (more when one record is longer).
+    let segmentBytes: Int
+    /// The morsel path's state (``MorselReader``).
+    var morsels: CSVMorselState
     /// The error thrown once, as reported (a change of the file takes precedence).
     private var reported: AuditError?
 
@@ -76,9 +79,9 @@ import Auditor
     ///   - displayPath: The path as messages and locations show it (default: `path`).
     ///   - options: Delimiter, quote, header and null values.
     ///   - parallelism: Threads that may parse records (the engine passes `--jobs`). With more
-    ///     than one, the file is read in blocks of `parallelism × 512 KiB` whose segments are
-    ///     parsed in parallel, a few blocks ahead of the caller (see ``CSVBlockReader``); records,
-    ///     locations, issues and errors are the same for every value.
+    ///     than one, ``nextChunk(maxRecords:)`` parses the morsels of ``nextMorsel(maxRecords:)``
+    ///     (512 KiB of whole records each) one after another; records, locations, issues and
+    ///     errors are the same for every value.
     /// - Throws: ``AuditError``: `.missingInput` when the file cannot be opened; `.malformedInput`
     ///   for an empty file, a header with an empty or duplicate name, or a framing error in the
     ///   header; `.invalidRules` for inconsistent options (no `columns` without a header, a
@@ -96,7 +99,7 @@ import Auditor
     ///   - bufferCapacity: The read buffer's initial size in bytes (at least 4).
     ///   - maxRecordBytes: The longest record accepted.
     ///   - parallelism: Threads that may parse records.
-    ///   - segmentBytes: Bytes per thread and block when `parallelism > 1`.
+    ///   - segmentBytes: Bytes per morsel.
     @_spi(Testing)
     public init(path: String, displayPath: String? = nil, options: CSVOptions, bufferCapacity: Int,
                 maxRecordBytes: Int = CSVLimits.maxRecordBytes, parallelism: Int = 1,
@@ -105,6 +108,7 @@ import Auditor
         self.maxRecordBytes = maxRecordBytes
         self.parallelism = max(1, parallelism)
         self.segmentBytes = max(1, segmentBytes)
+        morsels = CSVMorselState(buffers: CSVBufferPool(size: max(1, segmentBytes)))
         try CSVReader.check(options)
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
@@ -145,7 +149,7 @@ import Auditor
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if let reported { throw reported }
         do {
-            if parallelism > 1 { return try blockReader().nextChunk(maxRecords: maxRecords) }
+            if parallelism > 1 { return try nextMorselChunk(maxRecords: maxRecords) }
             return try readChunk(maxRecords: maxRecords)
         } catch let error as AuditError {
             let shown = input.watch?.unlessChanged(error) ?? error
@@ -231,29 +235,12 @@ import Auditor
         return chunk
     }
 
-    /// True with `parallelism > 1`: blocks are then parsed ahead on threads of their own.
-    public var readsAhead: Bool { parallelism > 1 }
-
     /// Closes the file, then checks that it did not change while it was read.
     /// - Throws: ``AuditError`` `.transient` when the file was replaced, truncated, appended
     ///   to or rewritten since it was opened (``FileChangeWatch``).
     public func finish() throws {
-        blocks?.waitUntilIdle()
         input.closeDescriptor()
         try input.watch?.check(bytesRead: input.atEOF ? input.bytesFromFile : nil)
-    }
-
-    /// The several-thread path, created on first use (it takes over `input` from `position`).
-    private func blockReader() -> CSVBlockReader {
-        if let blocks { return blocks }
-        let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields)
-        let created = CSVBlockReader(
-            input: input, position: position, line: line, parser: parser,
-            splitter: CSVRecordSplitter(delimiter: options.delimiter, quote: options.quote),
-            threads: parallelism, segmentBytes: segmentBytes, maxRecordBytes: maxRecordBytes,
-            delimiter: options.delimiter)
-        blocks = created
-        return created
     }
 
     /// Column-major cell storage for `records` records per column, reused across chunks.

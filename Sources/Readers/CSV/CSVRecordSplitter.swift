@@ -77,6 +77,54 @@ struct CSVRecordSplitter: Sendable {
         return cuts
     }
 
+    /// The start of the last record that begins in `(start, end]`: one past the last LF
+    /// outside quoted fields, so that `[start, cut)` holds only whole records (the record
+    /// ``CSVScanner`` would end at that LF included). The pipeline cuts morsels there.
+    ///
+    /// A quote in the last byte inside a quoted field may be the first of an escaped `""`
+    /// whose second half is not read yet; no LF after it is used, so the cut stays right.
+    /// - Parameters:
+    ///   - base: The buffer.
+    ///   - start: A record start.
+    ///   - end: One past the last byte read.
+    /// - Returns: The cut, or nil when no record ends in `[start, end)`.
+    /// - Complexity: O(q + n/w): one `memchr` per quote byte, then a backwards walk from the
+    ///   end to the last LF outside quoted fields.
+    func lastRecordStart(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        let quote = self.quote
+        let delimiter = self.delimiter
+        let lf = CSVRecordSplitter.newline
+        // The stretches outside quoted fields, in order; the cut is after the last LF in them.
+        var outside = [(from: Int, to: Int)]()
+        var position = start
+        var inQuote = false
+        while position < end {
+            let q = CSVRecordSplitter.find(quote, base, from: position, to: end)
+            if inQuote {
+                guard q < end else { break }       // the block ends inside a quoted field
+                if q + 1 < end, base[q + 1] == quote {
+                    position = q + 2               // an escaped quote
+                } else {
+                    inQuote = false                // the closing quote (or the ambiguous last byte)
+                    position = q + 1
+                }
+                continue
+            }
+            if q > position { outside.append((position, q)) }
+            guard q < end else { break }
+            if q == start || base[q - 1] == delimiter || base[q - 1] == lf { inQuote = true }
+            position = q + 1
+        }
+        for stretch in outside.reversed() {
+            var i = stretch.to
+            while i > stretch.from {
+                i -= 1
+                if base[i] == lf { return i + 1 }
+            }
+        }
+        return nil
+    }
+
     /// The position of the first `byte` in `[from, to)`, or `to`.
     @inline(__always)
     private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
@@ -95,6 +143,17 @@ extension CSVReader {
         return bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return [] }
             return splitter.recordStarts(base, from: 0, to: buffer.count, after: targets)
+        }
+    }
+
+    /// For tests: where ``CSVRecordSplitter/lastRecordStart(_:from:to:)`` cuts `bytes[0..<end]`
+    /// (a record starts at 0), or nil.
+    public static func splitterLastRecordStart(_ bytes: [UInt8], end: Int, delimiter: UInt8 = UInt8(ascii: ","),
+                                               quote: UInt8 = UInt8(ascii: "\"")) -> Int? {
+        let splitter = CSVRecordSplitter(delimiter: delimiter, quote: quote)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            return splitter.lastRecordStart(base, from: 0, to: min(end, buffer.count))
         }
     }
 

@@ -1,6 +1,6 @@
 import Auditor
 
-/// What one thread found in its segment of a block (see ``CSVSegmentParser``).
+/// What one parse found in its morsel (see ``CSVSegmentParser``).
 struct CSVSegmentResult {
     /// Why the thread stopped. Lines are relative to the segment's first line (0).
     enum Stop {
@@ -26,11 +26,10 @@ struct CSVSegmentResult {
     var stop = Stop.reachedEnd
 }
 
-/// Per-thread storage reused from block to block: field spans and the cell scratch.
+/// Storage reused from morsel to morsel: field spans and the cell scratch.
 ///
-/// `@unchecked Sendable`: a scratch belongs to one segment index, and each block's
-/// `concurrentPerform` hands index `k` to exactly one iteration; blocks run one after another
-/// on one serial queue, so no two threads ever use the same scratch at the same time.
+/// `@unchecked Sendable`: a scratch is used by one parse at a time: ``CSVScratchPool`` hands
+/// it to one ``CSVMorsel/parse()`` and takes it back when that parse is done.
 final class CSVSegmentScratch: @unchecked Sendable {
     var spans = CSVFieldSpans()
     private(set) var cells: UnsafeMutablePointer<Cell>?
