@@ -51,12 +51,12 @@ package struct HistoryRun: Sendable, Equatable {
 }
 
 /// One input of a recorded run.
-package struct HistoryInput: Sendable, Equatable {
+public struct HistoryInput: Sendable, Equatable {
     public var source: String
     public var path: String
     public var format: String
     public var bytes: Int64?
-    /// SHA-256 of the file's bytes (nil when it could not be hashed, e.g. a missing input).
+    /// SHA-256 (hex) of the file's bytes (nil when it could not be hashed, e.g. a missing input).
     public var sha256: String?
     public var records: Int
     public var complete: Bool

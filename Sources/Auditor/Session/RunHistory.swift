@@ -47,28 +47,8 @@ public struct RecordedRun: Sendable, Equatable {
 /// What a history keeps of one run: the counts, not the samples, records or messages of the
 /// report (``init(report:rulesSHA256:inputHashes:)`` takes them from an ``AuditReport``).
 public struct RunRecord: Sendable, Equatable {
-    /// One input's size and hash.
-    public struct Input: Sendable, Equatable {
-        public var source: String
-        public var path: String
-        public var format: String
-        public var bytes: Int64?
-        /// SHA-256 (hex) of the file's bytes, when it could be read.
-        public var sha256: String?
-        public var records: Int
-        public var complete: Bool
-
-        public init(source: String, path: String, format: String, bytes: Int64?, sha256: String?, records: Int,
-                    complete: Bool) {
-            self.source = source
-            self.path = path
-            self.format = format
-            self.bytes = bytes
-            self.sha256 = sha256
-            self.records = records
-            self.complete = complete
-        }
-    }
+    /// One input's size and hash (the history's own record of an input).
+    public typealias Input = HistoryInput
 
     /// One rule's counts, with its baseline columns and trend when the run had them.
     public struct Rule: Sendable, Equatable {
