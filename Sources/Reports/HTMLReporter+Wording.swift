@@ -9,19 +9,32 @@ extension HTMLReporter.Page {
         w("number.percent", ["rate": w.number(String(NumberText.percent(count, of: total).dropLast()))])
     }
 
-    /// The phrase `key` as HTML text: the phrase and its `parameters` escaped; `markup` values
-    /// (already HTML, built from escaped data) are inserted as they are, so a catalog's
-    /// words never become markup.
+    /// The phrase `key` as HTML text: the catalog's words escaped (they never become markup),
+    /// its `parameters` escaped with ``HTMLText/escaped(_:)`` (CONVENTIONS rule 8), and
+    /// `markup` values (already HTML, built from escaped data) inserted as they are.
     /// - Parameters:
     ///   - key: A ``ReportPhrases`` key.
     ///   - parameters: Plain-text values (numbers already written with ``n(_:)``).
     ///   - markup: HTML fragments, keyed by placeholder.
     func t(_ key: String, _ parameters: [String: String] = [:], markup: [String: String] = [:]) -> String {
-        var all = parameters
+        var all = parameters, inserts = markup
+        for (name, value) in parameters where !Self.isInert(value) {
+            // Stands in for the value while the phrase is escaped; numbers and select words stay,
+            // as plural and select branches read them.
+            all[name] = "\u{E000}\(name)\u{E001}"
+            inserts[name] = HTMLText.escaped(value)
+        }
         for name in markup.keys { all[name] = "\u{E000}\(name)\u{E001}" }
         var out = Self.text(w(key, all))
-        for (name, html) in markup { out = out.replacingOccurrences(of: "\u{E000}\(name)\u{E001}", with: html) }
+        for (name, html) in inserts { out = out.replacingOccurrences(of: "\u{E000}\(name)\u{E001}", with: html) }
         return out
+    }
+
+    /// A value that needs no escaping and may select a branch: a number written with any
+    /// group and decimal marks (`1 234,5`), or a lower-case word (`yes`).
+    static func isInert(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ",. %\u{A0}\u{202F}".unicodeScalars.contains($0) }
+            || value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
     }
 
     /// `<th>…</th>` cells of a ` | `-separated column phrase; `numeric` columns (by position)
