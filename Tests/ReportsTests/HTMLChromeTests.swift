@@ -105,3 +105,15 @@ struct HTMLChromeTests {
         #expect(english.contains("\"pager\":\"Showing {shown} of {total} {noun}\""))
     }
 }
+
+extension HTMLChromeTests {
+    @Test("in Chromium, a French page's filter status is French, with French plurals",
+          .enabled(if: BrowserTests.chromium != nil, BrowserTests.skipMessage))
+    func frenchFilterInBrowser() throws {
+        let page = HTMLReporter(wording: try ReportChromeTests.french()).render(Fixture.failing.report)
+        let (dom, log) = try BrowserTests.load(BrowserTests.typing("carol", failingOnly: false, into: page), name: "filter-fr.html")
+        #expect(!log.contains("Content Security Policy"), "\(log.suffix(2000))")
+        #expect(dom.contains("Affichés : 1 sur 11 règles, 1 sur 11 exemples, 1 sur 6 enregistrements"), "\(dom.suffix(3000))")
+        #expect(!dom.contains("Showing"))
+    }
+}
