@@ -1,7 +1,9 @@
 extension HTMLAssets {
     /// The page's only script (hashed into the Content-Security-Policy, like ``css``).
     ///
-    /// - Reads the report from `script#report-data` with `JSON.parse(textContent)`.
+    /// - Reads the report from `script#report-data` with `JSON.parse(textContent)`, and the
+    ///   words it shows (pager and filter status, `missing`, `new`, …) from
+    ///   `script#report-phrases` (``HTMLReporter/Page/scriptPhrases()``): no English is built in.
     /// - Tables: a samples or records table with more rows than ``HTMLReporter/eagerRows`` has
     ///   only its first rows as markup; the script hides the no-JS note under it, shows its pager
     ///   and renders the next 200 rows from the JSON when the pager scrolls near the viewport
@@ -22,14 +24,18 @@ extension HTMLAssets {
           var root = document.documentElement;
           var island = document.getElementById("report-data");
           var data;
-          try { data = JSON.parse(island.textContent); } catch (e) { return; }
+          var words;
+          try { data = JSON.parse(island.textContent); words = JSON.parse(document.getElementById("report-phrases").textContent); } catch (e) { return; }
           root.setAttribute("data-js", "ready");
           if (getComputedStyle(root).getPropertyValue("--auditor-css").trim() === "1") root.setAttribute("data-css", "ok");
           var PAGE = 200;
           function slice(list) { return Array.prototype.slice.call(list); }
           function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
-          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message, f["new"] === true ? "new" : null]); }
-          function grouped(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message, f["new"] === true ? words["new"] : null]); }
+          function grouped(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, function () { return words.group; }); }
+          var plurals = typeof Intl === "object" && Intl.PluralRules ? new Intl.PluralRules(words.lang) : null;
+          function noun(kind, n) { var forms = words[kind]; return (plurals ? plurals.select(n) === "one" : n === 1) ? forms.one : forms.other; }
+          function fill(template, values) { return template.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : m; }); }
           function visible(s) {
             return s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, function (c) {
               return c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : "\\u{" + c.charCodeAt(0).toString(16).toUpperCase() + "}";
@@ -52,7 +58,7 @@ extension HTMLAssets {
           var severityClass = { error: "sev-error", warning: "sev-warning", info: "sev-info" };
           function newBadge(f) {
             if (f["new"] !== true && f["new"] !== false) return null;
-            var word = f["new"] ? "new" : "existing", badge = el("span", "badge", word);
+            var word = f["new"] ? "new" : "existing", badge = el("span", "badge", words[word]);
             badge.classList.add(word);
             return badge;
           }
@@ -65,7 +71,7 @@ extension HTMLAssets {
             tr.appendChild(el("td", "loc mono", visible(f.location.text)));
             tr.appendChild(el("td", "key mono", visible(f.key === null ? "" : f.key)));
             var value = tr.appendChild(el("td", "value"));
-            if (f.value === null) value.appendChild(el("span", "note", "missing")); else value.textContent = visible(f.value);
+            if (f.value === null) value.appendChild(el("span", "note", words.missing)); else value.textContent = visible(f.value);
             tr.appendChild(el("td", "msg", visible(f.message)));
             if (v.marked) { var cell = tr.appendChild(el("td")), badge = newBadge(f); if (badge) cell.appendChild(badge); }
             return tr;
@@ -78,7 +84,7 @@ extension HTMLAssets {
             tr.appendChild(el("td", "loc mono", visible(rec.location.text)));
             tr.appendChild(el("td", "key mono", visible(rec.key === null ? "" : rec.key)));
             var cell = tr.appendChild(el("td"));
-            cell.appendChild(el("span", "meta", "code " + rec.code));
+            cell.appendChild(el("span", "meta", fill(words.code, { code: String(rec.code) })));
             var list = cell.appendChild(el("ul", "findings"));
             rec.findings.forEach(function (f) {
               var li = list.appendChild(el("li"));
@@ -88,7 +94,7 @@ extension HTMLAssets {
               li.appendChild(document.createTextNode(": " + visible(f.message)));
               if (f.value !== null && f.message.indexOf("'" + f.value + "'") === -1) {
                 li.appendChild(document.createTextNode(" "));
-                li.appendChild(el("span", "mono", "value '" + visible(f.value) + "'"));
+                li.appendChild(el("span", "mono", fill(words.value, { value: visible(f.value) })));
               }
               if (f["new"] === true) { li.appendChild(document.createTextNode(" ")); li.appendChild(newBadge(f)); }
             });
@@ -100,7 +106,7 @@ extension HTMLAssets {
           var pagers = new Map();
           function updatePager(v) {
             if (!v.pager) return;
-            v.status.textContent = "Showing " + grouped(v.shown) + " of " + grouped(v.matches.length) + (v.filtered ? " matching " : " ") + v.kind + (v.matches.length === 1 ? "" : "s");
+            v.status.textContent = fill(v.filtered ? words.pagerMatching : words.pager, { shown: grouped(v.shown), total: grouped(v.matches.length), noun: noun(v.kind, v.matches.length) });
             v.button.hidden = v.shown >= v.matches.length;
           }
           function render(v, count) {
@@ -195,7 +201,8 @@ extension HTMLAssets {
               v.shown = 0;
               render(v, Math.min(v.matches.length, v.first));
             });
-            status.textContent = active ? "Showing " + grouped(shown.rule) + " of " + grouped(total.rule) + " rules, " + grouped(shown.sample) + " of " + grouped(total.sample) + " samples, " + grouped(shown.record) + " of " + grouped(total.record) + " records" : "";
+            function count(kind) { return fill(words.count, { shown: grouped(shown[kind]), total: grouped(total[kind]), noun: noun(kind, total[kind]) }); }
+            status.textContent = active ? fill(words.filter, { rules: count("rule"), samples: count("sample"), records: count("record") }) : "";
           }
           input.addEventListener("input", apply);
           failingOnly.addEventListener("change", apply);

@@ -5,25 +5,25 @@ extension HTMLReporter.Page {
     func baselineNotes() -> String {
         var out = ""
         if let info = report.baseline {
-            var text = "Compared with the baseline <span class=\"mono\">\(HTMLText.escaped(info.source))</span>: "
-                + HTMLText.escaped(BaselineText.totals(info)) + "."
-            if report.gatesOnNew { text += " --fail-on-new: only rules with new findings fail the run." }
-            if let missing = BaselineText.missingRules(info) { text += " " + HTMLText.escaped(missing) + "." }
+            var text = t("html.baseline.compared", ["totals": BaselineText.totals(info, w)],
+                         markup: ["source": "<span class=\"mono\">\(HTMLText.escaped(info.source))</span>"])
+            if report.gatesOnNew { text += " " + t("baseline.gate") + "." }
+            if let missing = BaselineText.missingRules(info, w) { text += " " + HTMLText.escaped(missing) + "." }
             if !report.complete {
-                text += " An input was not read completely: findings of the records not read count as resolved."
+                text += " " + t("html.baseline.incomplete")
             }
             out += "<p class=\"note\">\(text)</p>\n"
         }
         if hasTrends {
-            let name = report.historyRun.map { "History run \($0)" } ?? "History"
+            let name = report.historyRun.map { w("history.run", ["run": "\($0)"]) } ?? w("history.name")
             let jumped = report.jumpedRules
             if jumped.isEmpty {
-                out += "<p class=\"note\">\(name): no rule jumped above its recent median.</p>\n"
+                out += "<p class=\"note\">\(t("history.noJump", ["name": name])).</p>\n"
             } else {
-                out += "<p class=\"note\">\(name): \(Plural.count(jumped.count, "rule")) jumped well above "
-                    + "\(jumped.count == 1 ? "its" : "their") recent median: "
-                    + jumped.map { "<code>\(HTMLText.escaped($0.id))</code> (\(HTMLText.escaped(BaselineText.jump($0))))" }
-                        .joined(separator: ", ") + ".</p>\n"
+                let list = jumped.map { "<code>\(HTMLText.escaped($0.id))</code> (\(HTMLText.escaped(BaselineText.jump($0, w))))" }
+                    .joined(separator: ", ")
+                out += "<p class=\"note\">" + t("history.jumped", ["name": name, "count": n(jumped.count), "jumped": w("history.jumpedWord")],
+                                                   markup: ["list": list]) + ".</p>\n"
             }
         }
         return out
@@ -46,14 +46,14 @@ extension HTMLReporter.Page {
 
     /// `jumped`, with the count and the median in its tooltip.
     func jumpedBadge(_ rule: RuleOutcome) -> String {
-        "<span class=\"badge jumped\" title=\"\(HTMLText.escaped(BaselineText.jump(rule)))\">jumped</span>"
+        "<span class=\"badge jumped\" title=\"\(HTMLText.escaped(BaselineText.jump(rule, w)))\">\(t("history.jumpedWord"))</span>"
     }
 
     /// `new` or `existing` for a finding compared with a baseline; empty otherwise.
     func newBadge(_ finding: Finding) -> String {
         switch finding.isNew {
-        case true?: return "<span class=\"badge new\">new</span>"
-        case false?: return "<span class=\"badge existing\">existing</span>"
+        case true?: return "<span class=\"badge new\">\(t("finding.new"))</span>"
+        case false?: return "<span class=\"badge existing\">\(t("md.existing"))</span>"
         case nil: return ""
         }
     }
@@ -67,10 +67,10 @@ extension HTMLReporter.Page {
         let bar = 5, gap = 2, height = 20, usable = 18
         let width = counts.count * (bar + gap) - gap
         let top = max(1, counts.max() ?? 0)
-        let listed = counts.map { NumberText.grouped($0) }.joined(separator: ", ")
-        var title = "Violations over the last \(Plural.count(counts.count, "run")), oldest first: \(listed) (this run)"
-        if let median = trend.median { title += "; recent median \(Sparkline.medianText(median))" }
-        if trend.jumped { title += "; jumped" }
+        let listed = counts.map { n($0) }.joined(separator: ", ")
+        var title = t("html.spark.title", ["runs": n(counts.count), "list": listed])
+        if let median = trend.median { title += t("html.spark.median", ["median": w.number(Sparkline.medianText(median))]) }
+        if trend.jumped { title += t("punctuation.semicolon") + t("history.jumpedWord") }
         var out = "<svg class=\"spark\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" viewBox=\"0 0 \(width) \(height)\" "
             + "width=\"\(width)\" height=\"\(height)\"><title>\(title)</title>"
         for (i, count) in counts.enumerated() {

@@ -54,10 +54,11 @@ extension HTMLReporter.Page {
     /// `Every failing record: failures.csv (1,234 records, 2,345 findings, CSV)`, or nothing.
     func failuresLink() -> String {
         guard let link = failures else { return "" }
-        return "<p class=\"failures-out\">Every failing record, with all its findings: "
-            + "<a href=\"\(HTMLText.escaped(link.href))\" class=\"mono\">\(HTMLText.escaped(link.path))</a> "
-            + "(\(Plural.count(link.records, "record")), \(Plural.count(link.findings, "finding")), "
-            + "\(link.format == "csv" ? "CSV, one row per finding" : "JSON Lines, one object per record")"
-            + "; written by --failures-out with this report).</p>\n"
+        return "<p class=\"failures-out\">"
+            + t("html.failures", ["records": w("entity.records", ["count": n(link.records)]),
+                                  "findings": w("baseline.findings", ["count": n(link.findings)]),
+                                  "format": w(link.format == "csv" ? "html.failures.csv" : "html.failures.jsonl")],
+                markup: ["link": "<a href=\"\(HTMLText.escaped(link.href))\" class=\"mono\">\(HTMLText.escaped(link.path))</a>"])
+            + "</p>\n"
     }
 }

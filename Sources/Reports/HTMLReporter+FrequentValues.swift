@@ -10,18 +10,17 @@ extension HTMLReporter.Page {
         let values = rule.frequentValues
         guard !values.isEmpty, rule.violations > 1 else { return "" }
         let items = values.map { v -> String in
-            let shown = v.value.map { "<span class=\"mono\">'\(HTMLText.escaped($0))'</span>" } ?? "<span class=\"note\">missing</span>"
-            let count = v.isExact ? NumberText.grouped(v.count)
-                : "≈ \(NumberText.grouped(v.count)) (\(NumberText.grouped(v.count - v.error)) to \(NumberText.grouped(v.count)))"
+            let shown = v.value.map { "<span class=\"mono\">'\(HTMLText.escaped($0))'</span>" } ?? "<span class=\"note\">\(t("md.missing"))</span>"
+            let count = v.isExact ? n(v.count) : t("html.values.bound", ["count": n(v.count), "low": n(v.count - v.error)])
             return "<li>\(shown) × \(count)</li>"
         }
         let listed = values.reduce(0) { $0 + $1.count }
         let exact = values.allSatisfy(\.isExact)
-        var note = exact ? "exact counts" : "counts marked ≈ are bounds: more distinct values failed than the summary tracks"
+        var note = exact ? t("html.values.exact") : t("html.values.bounds")
         if exact, listed < rule.violations {
-            note += "; \(NumberText.grouped(rule.violations - listed)) other failures have other values"
+            note += t("html.values.other", ["count": n(rule.violations - listed)])
         }
-        return "<div class=\"values\"><span class=\"note\">Most frequent failing values (\(note)):</span>"
+        return "<div class=\"values\"><span class=\"note\">\(t("html.values.title", markup: ["note": note]))</span>"
             + "<ul class=\"values\">\(items.joined())</ul></div>\n"
     }
 }

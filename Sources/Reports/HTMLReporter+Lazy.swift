@@ -18,14 +18,14 @@ extension HTMLReporter.Page {
     /// printouts), and the pager the script shows instead. Nothing for a table written whole.
     /// - Parameters:
     ///   - total: The rows the table has in the embedded JSON.
-    ///   - noun: `sample` or `record`.
+    ///   - noun: The phrase key of the rows' noun, `html.noun.sample` or `html.noun.record`.
     func lazyNote(_ total: Int, _ noun: String) -> String {
         let shown = HTMLReporter.eagerRows
         guard total > shown else { return "" }
-        return "<p class=\"more lazy-note\">The first \(NumberText.grouped(shown)) of \(NumberText.grouped(total)) "
-            + "\(noun)s are shown; the other \(NumberText.grouped(total - shown)) are in the data embedded in this page "
-            + "(<span class=\"mono\">script#report-data</span>): with JavaScript they appear as you scroll.</p>\n"
+        return "<p class=\"more lazy-note\">"
+            + t("html.lazy", ["shown": n(shown), "total": n(total), "noun": w(noun, ["count": n(total)]), "other": n(total - shown)],
+                markup: ["island": "<span class=\"mono\">script#report-data</span>"]) + "</p>\n"
             + "<div class=\"pager\" hidden><span class=\"pager-status\" aria-live=\"polite\"></span> "
-            + "<button type=\"button\" class=\"pager-more\">Show more</button></div>\n"
+            + "<button type=\"button\" class=\"pager-more\">\(t("html.pager.more"))</button></div>\n"
     }
 }

@@ -22,7 +22,7 @@ extension HTMLReporter.Page {
                 groups[g].rules.append(i)
             } else {
                 orphan[rule.source] = groups.count
-                groups.append(Group(title: "source \(rule.source)", source: rule.source, entity: nil, rules: [i]))
+                groups.append(Group(title: w("entity.source", ["source": rule.source]), source: rule.source, entity: nil, rules: [i]))
             }
         }
         return groups
@@ -32,37 +32,36 @@ extension HTMLReporter.Page {
     func anchor(_ group: Int, _ rule: Int) -> String { "g\(group)-r\(rule)" }
 
     func ruleSections() -> String {
-        var out = "<section id=\"rules\">\n<h2>Rules by entity</h2>\n"
-        out += "<p class=\"legend\"><span class=\"badge st-failed\">failed</span> beyond its threshold at a failing severity · "
-            + "<span class=\"badge st-violated\">violated</span> beyond its threshold, below --fail-on "
-            + "\(report.failOn.rawValue) · "
-            + (report.gatesOnNew ? "<span class=\"badge st-existing\">existing only</span> at a failing severity, every "
-                + "finding in the baseline (--fail-on-new) · " : "")
-            + "<span class=\"badge st-tolerated\">tolerated</span> within its threshold · "
-            + "<span class=\"badge st-passed\">passed</span> no violation · "
-            + "<span class=\"badge st-not-evaluated\">not evaluated</span> no record checked: neither passed nor failed</p>\n"
+        var out = "<section id=\"rules\">\n<h2>\(t("html.rulesTitle"))</h2>\n"
+        func legend(_ status: String, _ key: String) -> String {
+            "<span class=\"badge st-\(status)\">\(word(status))</span> " + t(key, ["failOn": report.failOn.rawValue])
+        }
+        out += "<p class=\"legend\">" + legend("failed", "html.legend.failed") + " · " + legend("violated", "html.legend.violated") + " · "
+            + (report.gatesOnNew ? legend("existing", "html.legend.existing") + " · " : "")
+            + legend("tolerated", "html.legend.tolerated") + " · " + legend("passed", "html.legend.passed") + " · "
+            + legend("not-evaluated", "html.legend.notEvaluated") + "</p>\n"
         let paths = Dictionary(report.inputs.filter { !$0.isPrevious }.map { ($0.source, $0.path) },
                                uniquingKeysWith: { first, _ in first })
         for (g, group) in groups().enumerated() {
             var meta = [String]()
             if let path = paths[group.source] { meta.append("<span class=\"mono\">\(HTMLText.escaped(path))</span>") }
             if let e = group.entity {
-                meta.append(Plural.count(e.records, "record"))
-                meta.append("\(NumberText.grouped(e.violatingRecords)) with findings")
-                meta.append(Plural.count(e.violations, "violation"))
+                meta.append(t("entity.records", ["count": n(e.records)]))
+                meta.append(t("entity.withFindings", ["count": n(e.violatingRecords)]))
+                meta.append(t("entity.violations", ["count": n(e.violations)]))
             }
             out += "<details class=\"entity\" open><summary><h3>\(HTMLText.escaped(group.title))</h3>"
                 + "<span class=\"meta\">\(meta.joined(separator: " · "))</span></summary>\n"
             if let lifecycle = group.entity?.lifecycle {
-                out += "<p class=\"changes\">\(HTMLText.escaped(LifecycleText.summary(lifecycle)))</p>\n"
+                out += "<p class=\"changes\">\(HTMLText.escaped(LifecycleText.summary(lifecycle, w)))</p>\n"
                 if !lifecycle.samples.isEmpty {
-                    out += "<details><summary>First changed records</summary><ul class=\"mono\">"
+                    out += "<details><summary>\(t("html.lifecycle.samples"))</summary><ul class=\"mono\">"
                         + lifecycle.samples.map { "<li>\(HTMLText.escaped(LifecycleText.change($0)))</li>" }.joined()
                         + "</ul></details>\n"
                 }
             }
             if let e = group.entity, let empty = NotEvaluatedText.emptyEntities(report).first(where: { $0.entity.name == e.name }) {
-                out += "<p class=\"note\">Warning: \(HTMLText.escaped(NotEvaluatedText.warning(empty))).</p>\n"
+                out += "<p class=\"note\">\(t("html.warning", ["warning": NotEvaluatedText.warning(empty, w)]))</p>\n"
             }
             out += rulesTable(g, group)
             // Violated rules: beyond the threshold first, most severe first, then tolerated.
@@ -77,35 +76,33 @@ extension HTMLReporter.Page {
             for i in violated { out += sampleSection(g, i) }
             out += "</details>\n"
         }
-        if report.rules.isEmpty { out += "<p>No rules.</p>\n" }
+        if report.rules.isEmpty { out += "<p>\(t("html.noRules"))</p>\n" }
         return out + "</section>\n"
     }
 
     func rulesTable(_ g: Int, _ group: Group) -> String {
-        var out = "<div class=\"scroll\"><table class=\"rules\"><thead><tr><th>Status</th><th>Rule</th><th>Severity</th><th class=\"n\">Code</th>"
-            + "<th class=\"n\">Violations</th>"
-            + (report.baseline == nil ? "" : "<th class=\"n\">New</th><th class=\"n\">Existing</th><th class=\"n\">Resolved</th>")
-            + (hasTrends ? "<th>Trend</th>" : "")
-            + "<th class=\"n\">Evaluated</th><th class=\"n\">Rate</th><th>Threshold</th>"
-            + "<th>Requirement</th><th>Defined at</th></tr></thead><tbody>\n"
+        var out = "<div class=\"scroll\"><table class=\"rules\"><thead><tr>" + headers("html.columns.rules", numeric: [3, 4])
+            + (report.baseline == nil ? "" : headers("md.columns.baseline", numeric: [0, 1, 2]))
+            + (hasTrends ? headers("md.columns.trend") : "")
+            + headers("html.columns.rulesEnd", numeric: [0, 1]) + "</tr></thead><tbody>\n"
         for i in group.rules {
             let rule = report.rules[i]
             let id = HTMLText.escaped(rule.id)
             let name = rule.violations > 0 ? "<a href=\"#\(anchor(g, i))\"><code>\(id)</code></a>" : "<code>\(id)</code>"
             var requirement = HTMLText.escaped(rule.summary)
             if let d = rule.description { requirement += "<br><span class=\"note\">\(HTMLText.escaped(d))</span>" }
-            if rule.skipped > 0 { requirement += " <span class=\"note\">(\(Plural.count(rule.skipped, "record")) not evaluated)</span>" }
-            if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(NumberText.grouped(rule.suppressed)) suppressed: one root cause)</span>" }
+            if rule.skipped > 0 { requirement += " <span class=\"note\">(\(t("rule.skipped", ["count": n(rule.skipped)])))</span>" }
+            if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(t("rule.suppressed", ["count": n(rule.suppressed)])))</span>" }
             if rule.status == .notEvaluated {
-                requirement += " <span class=\"note\">(not evaluated: \(HTMLText.escaped(NotEvaluatedText.reason(rule, report))))</span>"
+                requirement += " <span class=\"note\">(\(t("html.notEvaluatedBecause", ["reason": NotEvaluatedText.reason(rule, report, w)])))</span>"
             }
             out += "<tr class=\"row-\(status(rule))\" data-rule=\"\(i)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td>\(badge(rule))</td><td>\(name)</td>"
                 + "<td class=\"sev-\(rule.severity.rawValue)\">\(rule.severity.rawValue)</td><td class=\"n\">\(rule.code)</td>"
-                + "<td class=\"n\">\(NumberText.grouped(rule.violations))</td>" + baselineCells(rule) + trendCell(rule)
-                + "<td class=\"n\">\(NumberText.grouped(rule.evaluated))</td>"
-                + "<td class=\"n\">\(NumberText.percent(rule.violations, of: rule.evaluated))</td>"
-                + "<td>\(rule.threshold.isEmpty ? "none" : HTMLText.escaped(rule.threshold.description))</td>"
+                + "<td class=\"n\">\(n(rule.violations))</td>" + baselineCells(rule) + trendCell(rule)
+                + "<td class=\"n\">\(n(rule.evaluated))</td>"
+                + "<td class=\"n\">\(percent(rule.violations, of: rule.evaluated))</td>"
+                + "<td>\(rule.threshold.isEmpty ? t("md.none") : HTMLText.escaped(rule.threshold.description))</td>"
                 + "<td>\(requirement)</td><td class=\"mono\">\(HTMLText.escaped(rule.definedAt ?? ""))</td></tr>\n"
         }
         return out + "</tbody></table></div>\n"
@@ -117,55 +114,54 @@ extension HTMLReporter.Page {
         let s = status(rule)
         var out = "<details class=\"rule st-\(s)\" id=\"\(anchor(g, i))\" open data-rule=\"\(i)\" "
             + "data-failing=\"\(fails(rule) ? 1 : 0)\"><summary>\(badge(rule)) <code>\(HTMLText.escaped(rule.id))</code>"
-            + "<span class=\"meta\">\(Plural.count(rule.violations, "violation")) of \(Plural.count(rule.evaluated, "record"))"
-            + " (\(NumberText.percent(rule.violations, of: rule.evaluated))) · \(rule.severity.rawValue) · code \(rule.code)"
-            + (rule.baseline.map { " · " + BaselineText.counts($0) } ?? "") + "</span>"
+            + "<span class=\"meta\">" + t("rule.count", ["violations": w("entity.violations", ["count": n(rule.violations)]),
+                                                           "evaluated": n(rule.evaluated)])
+            + " (\(percent(rule.violations, of: rule.evaluated))) · \(rule.severity.rawValue) · \(t("html.code", ["code": "\(rule.code)"]))"
+            + (rule.baseline.map { " · " + Self.text(BaselineText.counts($0, w)) } ?? "") + "</span>"
             + (rule.trend?.jumped == true ? " " + jumpedBadge(rule) : "")
             + "</summary>\n"
         var notes = [HTMLText.escaped(rule.summary)]
         if let d = rule.description { notes.append(HTMLText.escaped(d)) }
-        if let h = rule.hint { notes.append("hint: " + HTMLText.escaped(h)) }
+        if let h = rule.hint { notes.append(t("rule.hint", markup: ["hint": HTMLText.escaped(h)])) }
+        let threshold = ["threshold": HTMLText.escaped(rule.threshold.description)]
         if rule.status == .tolerated {
-            notes.append("tolerated: within its threshold (\(HTMLText.escaped(rule.threshold.description)))")
+            notes.append(t("html.note.tolerated", markup: threshold))
         } else if !rule.threshold.isEmpty {
-            notes.append("threshold exceeded (\(HTMLText.escaped(rule.threshold.description)))")
+            notes.append(t("html.note.exceeded", markup: threshold))
         }
-        if let at = rule.definedAt { notes.append("defined at <span class=\"mono\">\(HTMLText.escaped(at))</span>") }
+        if let at = rule.definedAt { notes.append(t("rule.definedAt", markup: ["location": "<span class=\"mono\">\(HTMLText.escaped(at))</span>"])) }
         if existingOnlyIDs.contains(rule.id) {
-            notes.append("only findings of the baseline: it does not fail the run with --fail-on-new")
+            notes.append(t("html.note.existingOnly"))
         }
         out += "<p class=\"note\">\(notes.joined(separator: " · "))</p>\n"
         out += frequentValues(rule)
         let marked = report.baseline != nil
-        out += "<table class=\"samples\"><thead><tr><th>Location</th><th>Key</th><th>Value</th><th>Message</th>"
-            + (marked ? "<th>Baseline</th>" : "") + "</tr></thead><tbody>\n"
+        out += "<table class=\"samples\"><thead><tr>" + headers("md.columns.samples")
+            + (marked ? headers("md.columns.samplesBaseline") : "") + "</tr></thead><tbody>\n"
         for (j, f) in rule.samples.prefix(HTMLReporter.eagerRows).enumerated() {
             out += "<tr data-rule=\"\(i)\" data-sample=\"\(j)\" data-failing=\"\(fails(rule) ? 1 : 0)\">"
                 + "<td class=\"loc mono\">\(HTMLText.escaped(f.location.description))</td>"
                 + "<td class=\"key mono\">\(HTMLText.escaped(f.key ?? ""))</td>"
-                + "<td class=\"value\">\(f.value.map(HTMLText.escaped) ?? "<span class=\"note\">missing</span>")</td>"
+                + "<td class=\"value\">\(f.value.map(HTMLText.escaped) ?? "<span class=\"note\">\(t("md.missing"))</span>")</td>"
                 + "<td class=\"msg\">\(HTMLText.escaped(f.message))</td>"
                 + (marked ? "<td>\(newBadge(f))</td>" : "") + "</tr>\n"
         }
-        out += "</tbody></table>\n" + lazyNote(rule.samples.count, "sample")
+        out += "</tbody></table>\n" + lazyNote(rule.samples.count, "html.noun.sample")
         let hidden = rule.violations - rule.samples.count - rule.suppressed
         if rule.suppressed > 0 {
-            out += "<p class=\"more\">\(NumberText.grouped(rule.suppressed)) more findings of this rule suppressed: "
-                + "the finding above is their root cause</p>\n"
+            out += "<p class=\"more\">\(t("html.more.suppressed", ["count": n(rule.suppressed)]))</p>\n"
         }
         if hidden > 0 {
-            out += "<p class=\"more\">\(NumberText.grouped(hidden)) more not shown (\(NumberText.grouped(rule.samples.count)) of "
-                + "\(NumberText.grouped(rule.violations)) shown; raise --max-samples, or write every failing record with --failures-out)</p>\n"
+            out += "<p class=\"more\">\(t("html.more.hidden", ["hidden": n(hidden), "shown": n(rule.samples.count), "violations": n(rule.violations)]))</p>\n"
         }
         return out + "</details>\n"
     }
 
     /// Every violating record kept in the report, entity by entity, with all its findings.
     func recordSection() -> String {
-        var out = "<section id=\"records\">\n<h2>Records with findings</h2>\n"
-        guard !report.records.isEmpty else { return out + "<p>No record has a finding.</p>\n</section>\n" }
-        out += "<p class=\"note\">The first \(NumberText.grouped(report.maxSamples)) violating records of each entity, "
-            + "in input order, each with all its findings.</p>\n"
+        var out = "<section id=\"records\">\n<h2>\(t("html.records.title"))</h2>\n"
+        guard !report.records.isEmpty else { return out + "<p>\(t("html.records.none"))</p>\n</section>\n" }
+        out += "<p class=\"note\">\(t("html.records.intro", ["max": n(report.maxSamples)]))</p>\n"
         var order = report.entities.map(\.name)
         for record in report.records where !order.contains(record.entity) { order.append(record.entity) }
         for name in order {
@@ -173,27 +169,27 @@ extension HTMLReporter.Page {
             guard !indexed.isEmpty else { continue }
             let total = report.entities.first { $0.name == name }?.violatingRecords ?? indexed.count
             out += "<details class=\"entity\" open><summary><h3>\(HTMLText.escaped(name))</h3><span class=\"meta\">"
-                + "\(NumberText.grouped(indexed.count)) of \(Plural.count(total, "record")) with findings shown</span></summary>\n"
-            out += "<table class=\"records\"><thead><tr><th>Location</th><th>Key</th><th>Findings</th></tr></thead><tbody>\n"
+                + "\(t("html.records.shown", ["shown": n(indexed.count), "total": n(total)]))</span></summary>\n"
+            out += "<table class=\"records\"><thead><tr>\(headers("html.columns.records"))</tr></thead><tbody>\n"
             for (k, record) in indexed.prefix(HTMLReporter.eagerRows) {
                 let failing = record.findings.contains { f in ruleIndex[f.ruleID].map { fails(report.rules[$0]) } ?? false }
                 out += "<tr data-record=\"\(k)\" data-failing=\"\(failing ? 1 : 0)\">"
                     + "<td class=\"loc mono\">\(HTMLText.escaped(record.location.description))</td>"
                     + "<td class=\"key mono\">\(HTMLText.escaped(record.key ?? ""))</td>"
-                    + "<td><span class=\"meta\">code \(record.code)</span><ul class=\"findings\">"
+                    + "<td><span class=\"meta\">\(t("html.code", ["code": "\(record.code)"]))</span><ul class=\"findings\">"
                 for f in record.findings {
                     // The value only when the message does not already quote it (as in the text report).
                     let value = f.value.flatMap { v in f.message.contains("'\(v)'") ? nil : v }
-                        .map { " <span class=\"mono\">value '\(HTMLText.escaped($0))'</span>" } ?? ""
+                        .map { " <span class=\"mono\">\(t("finding.value", markup: ["value": HTMLText.escaped($0)]))</span>" } ?? ""
                     out += "<li><span class=\"sev-\(f.severity.rawValue)\">\(f.severity.rawValue)</span> "
                         + "<code>\(HTMLText.escaped(f.ruleID))</code>: \(HTMLText.escaped(f.message))\(value)"
                         + (f.isNew == true ? " " + newBadge(f) : "") + "</li>"
                 }
                 out += "</ul></td></tr>\n"
             }
-            out += "</tbody></table>\n" + lazyNote(indexed.count, "record")
+            out += "</tbody></table>\n" + lazyNote(indexed.count, "html.noun.record")
             if total > indexed.count {
-                out += "<p class=\"more\">\(NumberText.grouped(total - indexed.count)) more records with findings not shown.</p>\n"
+                out += "<p class=\"more\">\(t("html.records.more", ["count": n(total - indexed.count)]))</p>\n"
             }
             out += "</details>\n"
         }

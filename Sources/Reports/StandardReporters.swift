@@ -18,7 +18,7 @@ public enum StandardReporters {
     ///   - unicode: The text report may draw trends with Unicode symbols (decide with
     ///     ``TextCharset``); ignored by the other formats, which are always UTF-8.
     ///   - failures: The `--failures-out` file the `html` report links to.
-    ///   - wording: The `text` and `markdown` reports' own words, from the `--locale` catalog.
+    ///   - wording: The `text`, `markdown` and `html` reports' own words, from the `--locale` catalog.
     ///   - maxBytes: The `markdown` report's size budget in UTF-8 bytes (`--max-bytes`).
     ///   - baseDirectory: The directory CI paths are relative to (`sarif`, `github`): the
     ///     current directory of the run, which is the repository root in CI.
@@ -30,7 +30,7 @@ public enum StandardReporters {
         switch format {
         case "text": return TextReporter(color: color, verbose: verbose, unicode: unicode, wording: wording)
         case "json": return JSONReporter()
-        case "html": return HTMLReporter(failures: failures)
+        case "html": return HTMLReporter(failures: failures, wording: wording)
         case "junit": return JUnitReporter()
         case "sarif": return SARIFReporter(baseDirectory: baseDirectory)
         case "github": return GitHubReporter(baseDirectory: baseDirectory)

@@ -145,8 +145,7 @@ struct LocaleCatalogTests {
     }
 
     /// The literal fragments of every `en` template (text between placeholders, 10+ characters).
-    /// - Parameter report: Include the `report:` section (the text and Markdown reports' own
-    ///   words; the HTML report's chrome is not translated yet).
+    /// - Parameter report: Include the `report:` section (the reports' own words).
     static func englishFragments(report: Bool = true) throws -> [String] {
         let text = try String(contentsOf: Auditor.packageRoot.appendingPathComponent("rules/messages/en.yml"), encoding: .utf8)
         var fragments = Set<String>()
@@ -167,6 +166,52 @@ struct LocaleCatalogTests {
         return fragments.sorted()
     }
 
+    /// The `report:` phrases of a shipped catalog, by key (`rules/messages/<name>.yml`).
+    static func reportPhrases(_ name: String) throws -> [String: String] {
+        let text = try String(contentsOf: Auditor.packageRoot.appendingPathComponent("rules/messages/\(name).yml"), encoding: .utf8)
+        var phrases: [String: String] = [:], inReport = false
+        for line in text.split(separator: "\n") {
+            if let first = line.first, first.isLetter { inReport = line.hasPrefix("report:") }
+            guard inReport, line.hasPrefix("  "), let colon = line.range(of: ": \"") else { continue }
+            phrases[line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)] = String(line[colon.upperBound...].dropLast())
+        }
+        return phrases
+    }
+
+    /// English words of the HTML frame that French words differently and that have no
+    /// placeholder (`Summary`, `Show more`, each column of `Path | Source | …`): a French page
+    /// must not show one as a whole text or attribute.
+    static func englishWords() throws -> Set<String> {
+        let en = try reportPhrases("en"), fr = try reportPhrases("fr")
+        var words = Set<String>()
+        for (key, english) in en where !english.contains("{") && !key.hasPrefix("number.") && !key.hasPrefix("punctuation.") {
+            guard let french = fr[key], french != english else { continue }
+            let pairs = key.contains("columns")
+                ? Array(zip(english.components(separatedBy: " | "), french.components(separatedBy: " | "))) : [(english, french)]
+            for (e, f) in pairs where e != f { words.insert(e) }
+        }
+        return words
+    }
+
+    /// The texts between the tags of `page` and its `placeholder`, `aria-label` and `title`
+    /// values, unescaped, without the data island (the report's own values).
+    static func htmlTexts(_ page: String) -> [String] {
+        var markup = page
+        if let start = markup.range(of: "<script type=\"application/json\" id=\"report-data\">"),
+           let end = markup.range(of: "</script>", range: start.upperBound..<markup.endIndex) {
+            markup.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        var texts = markup.split(separator: "<").compactMap { piece -> String? in
+            piece.firstIndex(of: ">").map { htmlUnescaped(String(piece[piece.index(after: $0)...])) }
+        }
+        for attribute in ["placeholder", "aria-label", "title"] {
+            for piece in markup.components(separatedBy: "\(attribute)=\"").dropFirst() {
+                texts.append(htmlUnescaped(String(piece.prefix { $0 != "\"" })))
+            }
+        }
+        return texts.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
     static func htmlUnescaped(_ s: String) -> String {
         s.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
@@ -176,9 +221,11 @@ struct LocaleCatalogTests {
     @Test("--locale fr on the bundled example and examples/snapshots prints no en template (text and HTML)")
     func noEnglishTemplates() throws {
         let fragments = try Self.englishFragments()
-        let htmlFragments = try Self.englishFragments(report: false)
-        #expect(fragments.count > htmlFragments.count && htmlFragments.count > 30, "\(fragments)")
+        let words = try Self.englishWords()
+        #expect(fragments.count > 100, "\(fragments)")
         #expect(fragments.contains("with findings") && fragments.contains("not read completely"))
+        #expect(fragments.contains("failing rules only") && fragments.contains("Rules by entity"))
+        #expect(words.contains("Summary") && words.contains("Show more") && words.contains("Path") && words.contains("passed"))
         #expect(fragments.contains("does not reference an existing"))
         let tmp = try Scratch("locale-scan")
         defer { tmp.remove() }
@@ -192,24 +239,37 @@ struct LocaleCatalogTests {
             let html = tmp.path("report\(i).html")
             let run = try assertExecute(args + ["--locale", "fr", "--color", "never", "-v", "--report", "html:\(html)"],
                                         exitCode: 1, environment: env)
-            let page = Self.htmlUnescaped(try String(contentsOfFile: html, encoding: .utf8))
+            let raw = try String(contentsOfFile: html, encoding: .utf8)
+            let page = Self.htmlUnescaped(raw)
+            let texts = Self.htmlTexts(raw)
+            #expect(raw.contains("<html lang=\"fr\">") && raw.contains("\"pager\":\"{shown} sur {total} {noun} affichés\""))
             #expect(run.stdoutText.contains(" ; "), "no French message at all\n\(run)")
             if i == 0 {
                 #expect(run.stdoutText.contains("« 22 » apparaît déjà (ligne 23)."), "\(run)")
                 // Rule summaries are translated too, in the text and the HTML report.
                 #expect(!run.stdoutText.contains("every record has as many fields") && !page.contains("every record has as many fields"))
                 for summary in ["salary vaut au moins 0", "id est unique", "dept_id désigne un Department.id existant",
-                                "chaque enregistrement a autant de champs que l'en-tête"] {
+                                "chaque enregistrement a autant de champs que l'en-tête",
+                                // constraints sharing one rule id, joined with the catalog's list.and
+                                "name compte au moins 3 caractères et name compte au plus 32 caractères"] {
                     #expect(run.stdoutText.contains(summary) && page.contains(summary), "\(summary)")
                 }
             }
             for fragment in fragments {
                 #expect(!run.stdoutText.contains(fragment), "text report of \(args[1]) has '\(fragment)'")
-                #expect(!page.contains(fragment) || !htmlFragments.contains(fragment), "HTML report of \(args[1]) has '\(fragment)'")
+                #expect(!texts.contains { $0.contains(fragment) }, "HTML report of \(args[1]) has '\(fragment)'")
             }
+            let whole = texts.filter { words.contains($0) }
+            #expect(whole.isEmpty, "HTML report of \(args[1]) has \(whole)")
             // The same run in English does show them (the scan can fail).
-            let english = try assertExecute(args + ["--color", "never"], exitCode: 1, environment: env)
+            let englishHTML = tmp.path("english\(i).html")
+            let english = try assertExecute(args + ["--color", "never", "--report", "html:\(englishHTML)"], exitCode: 1, environment: env)
             #expect(fragments.contains { english.stdoutText.contains($0) }, "\(english)")
+            let englishTexts = Self.htmlTexts(try String(contentsOfFile: englishHTML, encoding: .utf8))
+            #expect(fragments.contains { f in englishTexts.contains { $0.contains(f) } } && englishTexts.contains { words.contains($0) })
+            if i == 0 {
+                #expect(englishTexts.contains("name has at least 3 characters and name has at most 32 characters"))
+            }
         }
     }
 }

@@ -29,9 +29,9 @@ struct HTMLReporterTests {
         #expect(csp == "default-src 'none'; script-src 'sha256-\(SHA256.base64(String(script)))'; "
                 + "style-src 'sha256-\(SHA256.base64(String(style)))'; img-src data:; base-uri 'none'; form-action 'none'")
         #expect(!csp.contains("frame-ancestors") && !csp.contains("report-uri") && !csp.contains("sandbox"))
-        // Exactly one style element and two script elements (the data island and the code).
+        // Exactly one style element and three script elements (the data island, the phrases and the code).
         #expect(page.components(separatedBy: "<style").count == 2)
-        #expect(page.components(separatedBy: "<script").count == 3)
+        #expect(page.components(separatedBy: "<script").count == 4)
     }
 
     /// Every tag in the markup. Data never contains a raw `<` (it is escaped), so these are

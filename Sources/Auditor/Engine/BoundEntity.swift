@@ -28,6 +28,8 @@ package struct BoundEntity: Sendable {
     public var hooks: EntityHooks
     public var hookCheckBase: Int
     public var layout: RecordLayout
+    /// The catalog's `list.and`, which joins the summaries of constraints sharing one rule id.
+    public var listJoin: ReportWording = .english
 
     /// Binds a plan to a reader's schema.
     /// - Throws: ``AuditError`` `.malformedInput` when an attribute is not a field of the input
@@ -77,6 +79,7 @@ package struct BoundEntity: Sendable {
             layoutTypes[a.name] = plan.attributes[i].type
         }
         layout = RecordLayout(columns: layoutColumns, types: layoutTypes)
+        if !catalog.report.isEmpty { listJoin = ReportWording(catalog) }
         self.plan = bound
         self.columns = columns
         self.keyColumns = plan.key.compactMap { k in
@@ -121,5 +124,15 @@ package struct BoundEntity: Sendable {
             out.append(columns[a])
         }
         return out
+    }
+}
+
+extension BoundEntity {
+    /// What `rule` requires, its constraints' summaries joined with the catalog's `list.and`:
+    /// `name has at least 3 characters and name has at most 32 characters` (`… et …` in French).
+    /// - Parameter rule: A rule of ``plan``.
+    public func summary(of rule: RuleInfo) -> String {
+        guard let first = rule.summaries.first else { return "" }
+        return rule.summaries.dropFirst().reduce(first) { listJoin("list.and", ["items": $0, "last": $1]) }
     }
 }

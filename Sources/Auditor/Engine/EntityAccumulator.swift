@@ -230,7 +230,7 @@ final class EntityAccumulator {
             var outcome = RuleOutcome(id: r.id, entity: r.entity, source: r.source, attribute: r.attribute,
                                kind: r.kinds.joined(separator: "+"), severity: r.severity, code: r.code,
                                codes: codes(slot: slot),
-                               summary: r.summaries.joined(separator: " and "),
+                               summary: entity.summary(of: r),
                                evaluated: evaluatedOverride[slot] ?? (structural ? recordsRead : recordsRead - excluded),
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
