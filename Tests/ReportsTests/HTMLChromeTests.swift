@@ -1,6 +1,6 @@
 import Auditor
 import Foundation
-@testable import Reports
+@testable import AuditorReports
 import Testing
 
 /// The HTML report's frame in the `--locale` catalog's words (`html.*` and the shared
