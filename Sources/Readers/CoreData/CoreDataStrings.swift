@@ -71,35 +71,14 @@ struct CoreDataStrings {
             }
         }
         var yaml = "# Display names and messages in '\(locale)', from \(source) (auditor import coredata).\n"
-        yaml += "# Use: auditor run RULES --locale \(locale)\nlocale: \(Self.quoted(locale))\n"
+        yaml += "# Use: auditor run RULES --locale \(locale)\nlocale: \(Evidence.quoted(locale))\n"
         if !names.isEmpty {
-            yaml += "names:\n" + names.map { "  \(Self.quoted($0.0)): \(Self.quoted($0.1))\n" }.joined()
+            yaml += "names:\n" + names.map { "  \(Evidence.quoted($0.0)): \(Evidence.quoted($0.1))\n" }.joined()
         }
         if !rules.isEmpty {
-            yaml += "rules:\n" + rules.map { "  \(Self.quoted($0.0)): \(Self.quoted($0.1))\n" }.joined()
+            yaml += "rules:\n" + rules.map { "  \(Evidence.quoted($0.0)): \(Evidence.quoted($0.1))\n" }.joined()
         }
         return (yaml, notes)
-    }
-
-    /// A YAML double-quoted scalar.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80 ... 0x9F).contains(u.value) || u == "\u{2028}" || u == "\u{2029}" {
-                    out += String(format: "\\u%04X", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
     }
 
     /// A cursor over the file's scalars that knows its line.
@@ -177,8 +156,7 @@ struct CoreDataStrings {
                 case "U", "u":
                     var value: UInt32 = 0
                     for _ in 0 ..< 4 {
-                        guard i < scalars.count, let d = scalars[i].properties.numericType != nil || "abcdefABCDEF".unicodeScalars.contains(scalars[i])
-                                ? UInt32(String(scalars[i]), radix: 16) : nil else {
+                        guard i < scalars.count, scalars[i].isASCII, let d = UInt32(String(scalars[i]), radix: 16) else {
                             throw error("'\\U' needs four hexadecimal digits")
                         }
                         value = value * 16 + d
