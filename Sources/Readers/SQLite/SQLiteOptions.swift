@@ -28,17 +28,18 @@ package struct SQLiteOptions: Sendable, Equatable {
     public var mark: ConfigMark?
     /// `locate: Person[Z_PK]`: the name records are located in, and the query's integer column
     /// that is their key.
-    public var locator: (container: String, column: String)?
+    public var locator: Locator?
 
-    public init(source: Source, mark: ConfigMark? = nil, locator: (container: String, column: String)? = nil) {
+    /// `locate: Person[Z_PK]`.
+    public struct Locator: Sendable, Equatable {
+        public var container: String
+        public var column: String
+    }
+
+    public init(source: Source, mark: ConfigMark? = nil, locator: Locator? = nil) {
         self.source = source
         self.mark = mark
         self.locator = locator
-    }
-
-    public static func == (a: SQLiteOptions, b: SQLiteOptions) -> Bool {
-        a.source == b.source && a.mark == b.mark && a.locator?.container == b.locator?.container
-            && a.locator?.column == b.locator?.column
     }
 
     /// The keys a `sqlite:` block may hold.
@@ -107,7 +108,8 @@ package struct SQLiteOptions: Sendable, Equatable {
                     diagnostics.append(locate.error("'locate:' goes with 'query:'; a table's records are located by their rowid"))
                 } else if let open = text.firstIndex(of: "["), text.hasSuffix("]"), open != text.startIndex,
                           text.index(after: open) < text.index(before: text.endIndex) {
-                    options?.locator = (String(text[..<open]), String(text[text.index(after: open) ..< text.index(before: text.endIndex)]))
+                    options?.locator = Locator(container: String(text[..<open]),
+                                               column: String(text[text.index(after: open) ..< text.index(before: text.endIndex)]))
                 } else {
                     diagnostics.append(locate.error("'locate:' reads NAME[COLUMN], for example locate: Person[Z_PK]; got '\(text)'"))
                 }

@@ -155,7 +155,7 @@ struct SQLiteReadPlan {
 
     /// Prepares a rules-file query under the read-only authorizer and checks that it is one
     /// read-only statement that returns columns.
-    static func query(_ sql: String, mark: ConfigMark?, locator: (container: String, column: String)? = nil,
+    static func query(_ sql: String, mark: ConfigMark?, locator: SQLiteOptions.Locator? = nil,
                       connection: SQLiteConnection, file: SQLiteDatabaseFile) throws(AuditError) -> SQLiteReadPlan {
         let location = mark?.description
         // Our own first prepare reads the schema, so that a file that is not a database (or is
