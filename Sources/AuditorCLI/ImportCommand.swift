@@ -42,9 +42,9 @@ struct ImportCoreDataCommand: ParsableCommand {
         let status = CLI.guarded {
             let imported = try CoreDataImport(model: model, store: store, rulesPath: output)
             if let output {
-                if !force && FileManager.default.fileExists(atPath: output) {
-                    throw AuditError(.cannotCreateOutput, "'\(output)' already exists; pass --force to replace it, or choose another -o FILE",
-                                     location: output)
+                for path in [output] + imported.catalogs.map(\.path) where !force && FileManager.default.fileExists(atPath: path) {
+                    throw AuditError(.cannotCreateOutput, "'\(path)' already exists; pass --force to replace it, or choose another -o FILE",
+                                     location: path)
                 }
                 var protected = ProtectedFiles()       // OutputFile refuses the model, the store and its sidecars
                 protected.add(model, role: "the Core Data model", sidecars: false)

@@ -70,3 +70,22 @@ import Testing
         #expect(imported.stderrText.contains("line 2"))
     }
 }
+
+extension CoreDataLocalizationTests {
+    /// A catalog already beside the rules is kept unless --force, like the rules file itself.
+    @Test func anExistingCatalogIsNotReplacedWithoutForce() throws {
+        let scratch = try Scratch("coredata-l10n-4"); defer { scratch.remove() }
+        let folder = try CoreDataImportTests.generate(into: scratch)
+        try FileManager.default.createDirectory(atPath: scratch.path("messages"), withIntermediateDirectories: true)
+        _ = try scratch.write("messages/de.yml", "locale: de\n")
+        let model = folder.appendingPathComponent("Shop.xcdatamodeld").path
+        let refused = try Auditor.run(["import", "coredata", model, "-o", scratch.path("rules.yml")])
+        #expect(refused.status == 73, "\(refused)")
+        #expect(refused.stderrText.contains("de.yml' already exists; pass --force"))
+        #expect(try String(contentsOfFile: scratch.path("messages/de.yml"), encoding: .utf8) == "locale: de\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("rules.yml")))
+        let forced = try Auditor.run(["import", "coredata", model, "-o", scratch.path("rules.yml"), "--force"])
+        #expect(forced.status == 0, "\(forced)")
+        #expect(try String(contentsOfFile: scratch.path("messages/de.yml"), encoding: .utf8).contains("names:"))
+    }
+}
