@@ -35,6 +35,10 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
+        // Decompression: gzip (zlib) and zstd streams, and Parquet's SNAPPY, GZIP and ZSTD pages.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
         .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"]),
