@@ -13,10 +13,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
-        .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
+                                                .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"], path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.

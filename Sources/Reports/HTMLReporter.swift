@@ -43,8 +43,8 @@ public struct HTMLReporter: Reporter {
     /// The Content-Security-Policy the page declares: the hashes of ``HTMLAssets/js`` and
     /// ``HTMLAssets/css`` exactly as they are written between their tags.
     public static var contentSecurityPolicy: String {
-        "default-src 'none'; script-src 'sha256-\(SHA256.base64(HTMLAssets.js))'; "
-            + "style-src 'sha256-\(SHA256.base64(HTMLAssets.css))'; img-src data:; base-uri 'none'; form-action 'none'"
+        "default-src 'none'; script-src 'sha256-\(Digest.sha256Base64(HTMLAssets.js))'; "
+            + "style-src 'sha256-\(Digest.sha256Base64(HTMLAssets.css))'; img-src data:; base-uri 'none'; form-action 'none'"
     }
 
     /// Renders the page; ends with a newline.

@@ -149,7 +149,7 @@ package enum ProfileRenderer {
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-\(SHA256.base64(style))'; base-uri 'none'; form-action 'none'">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-\(Digest.sha256Base64(style))'; base-uri 'none'; form-action 'none'">
             <title>auditor profile</title><style>\(style)</style></head>
             <body><h1>Profile</h1>
             \(body)<script type="application/json" id="profile-data">\(data)</script>

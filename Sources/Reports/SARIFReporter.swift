@@ -194,7 +194,7 @@ public struct SARIFReporter: Reporter {
     /// `a1b2c3d4e5f60718:1`: stable across runs while the record keeps its key.
     func fingerprint(_ ruleID: String, _ path: String, _ recordKey: String, _ seen: inout [String: Int]) -> String {
         let file = ReportPath.relative(path, to: baseDirectory)
-        let hash = String(SHA256.hex(ruleID + "\u{0}" + file + "\u{0}" + recordKey).prefix(16))
+        let hash = String(Digest.sha256Hex(ruleID + "\u{0}" + file + "\u{0}" + recordKey).prefix(16))
         let n = (seen[hash] ?? 0) + 1
         seen[hash] = n
         return "\(hash):\(n)"

@@ -24,7 +24,7 @@ struct BrowserLayoutTests {
     /// The page with ``measure`` added (and allowed by the policy).
     static func measured(_ page: String) -> String {
         let csp = HTMLReporter.contentSecurityPolicy
-        let extended = csp.replacingOccurrences(of: "script-src ", with: "script-src 'sha256-\(SHA256.base64(measure))' ")
+        let extended = csp.replacingOccurrences(of: "script-src ", with: "script-src 'sha256-\(Digest.sha256Base64(measure))' ")
         return page.replacingOccurrences(of: csp, with: extended)
             .replacingOccurrences(of: "</body>", with: "<script>\(measure)</script>\n</body>")
     }

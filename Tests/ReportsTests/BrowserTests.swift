@@ -71,7 +71,7 @@ extension BrowserTests {
             + "f.dispatchEvent(new Event('input'));var c=document.getElementById('failing-only');c.checked=\(failingOnly);"
             + "c.dispatchEvent(new Event('change'));})();"
         let csp = HTMLReporter.contentSecurityPolicy
-        let extended = csp.replacingOccurrences(of: "script-src ", with: "script-src 'sha256-\(SHA256.base64(driver))' ")
+        let extended = csp.replacingOccurrences(of: "script-src ", with: "script-src 'sha256-\(Digest.sha256Base64(driver))' ")
         return page.replacingOccurrences(of: csp, with: extended)
             .replacingOccurrences(of: "</body>", with: "<script>\(driver)</script>\n</body>")
     }

@@ -72,7 +72,7 @@ struct HTMLLazyTests {
         let csp = HTMLReporter.contentSecurityPolicy
         let page = HTMLReporter().render(report)
             .replacingOccurrences(of: csp, with: csp.replacingOccurrences(
-                of: "script-src ", with: "script-src 'sha256-\(SHA256.base64(Self.driver))' "))
+                of: "script-src ", with: "script-src 'sha256-\(Digest.sha256Base64(Self.driver))' "))
             .replacingOccurrences(of: "</body>", with: "<script>\(Self.driver)</script>\n</body>")
         let (dom, log) = try BrowserTests.load(page, name: "\(fixture.name)-lazy.html")
         #expect(!log.contains("Content Security Policy"), "\(log.suffix(2000))")

@@ -26,8 +26,8 @@ struct HTMLReporterTests {
         let island = try #require(page.range(of: "id=\"report-data\">"))
         let script = try #require(Self.between(page, "<script>", "</script>", from: island.upperBound))
         let csp = try #require(Self.between(page, "http-equiv=\"Content-Security-Policy\" content=\"", "\""))
-        #expect(csp == "default-src 'none'; script-src 'sha256-\(SHA256.base64(String(script)))'; "
-                + "style-src 'sha256-\(SHA256.base64(String(style)))'; img-src data:; base-uri 'none'; form-action 'none'")
+        #expect(csp == "default-src 'none'; script-src 'sha256-\(Digest.sha256Base64(String(script)))'; "
+                + "style-src 'sha256-\(Digest.sha256Base64(String(style)))'; img-src data:; base-uri 'none'; form-action 'none'")
         #expect(!csp.contains("frame-ancestors") && !csp.contains("report-uri") && !csp.contains("sandbox"))
         // Exactly one style element and three script elements (the data island, the phrases and the code).
         #expect(page.components(separatedBy: "<style").count == 2)

@@ -156,7 +156,7 @@ struct AuditSessionTests {
         #expect(try store.runCount() == 3)
         let runs = try store.runs(last: 3)
         #expect(runs.map(\.records) == [4, 5, 5])
-        #expect(runs.map { $0.inputs.first?.sha256 } == [Session.night1, Session.night2, Session.night2].map { SHA256.hex($0) })
+        #expect(runs.map { $0.inputs.first?.sha256 } == [Session.night1, Session.night2, Session.night2].map { Digest.sha256Hex($0) })
 
         // --no-history and --history PATH override the rules file.
         request.history = .none

@@ -62,7 +62,7 @@ struct HistoryStep {
             if !explicitBaseline, outcome.report.fingerprints != nil, let last = try history.lastRun() {
                 outcome.report.applyBaseline(last.fingerprints, source: "history run \(last.id) (\(last.startedAt))")
             }
-            let rulesSHA256 = try? SHA256.hexEncoded(SHA256.file(atPath: rulesPath))
+            let rulesSHA256 = try? Digest.sha256Hex(fileAtPath: rulesPath)
             let id = try history.record(RunRecord(report: outcome.report, rulesSHA256: rulesSHA256, inputHashes: hashes.byPath))
             outcome.report.historyRun = id
             var note = "auditor: recorded run \(id) in \(history.path)"

@@ -28,8 +28,8 @@ final class InputHashing: @unchecked Sendable {
             var hashes = Hashes()
             let clock = ContinuousClock.now
             for p in paths {
-                guard let digest = try? SHA256.file(atPath: p) else { continue }
-                hashes.byPath[p] = SHA256.hexEncoded(digest)
+                guard let digest = try? Digest.sha256Hex(fileAtPath: p) else { continue }
+                hashes.byPath[p] = digest
                 hashes.bytes += (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? NSNumber)?.int64Value ?? 0
             }
             hashes.seconds = Self.seconds(ContinuousClock.now - clock)
