@@ -114,6 +114,57 @@ struct PostgresEndToEndTests {
         #expect(run.stdoutText.contains("id=9"), "\(run)")
     }
 
+    /// Typed columns are judged by their type like SQLite's storage classes; text like CSV.
+    @Test func typedColumnsAreJudgedByTheirType() throws {
+        let server = try PostgresServer.shared.get()
+        let database = try server.makeDatabase("typed", setup: """
+            CREATE TABLE t (id bigint PRIMARY KEY, big numeric, frac numeric(8,2), whole numeric(10,0), f double precision,
+                            b boolean, d date, ts timestamptz, txt text, n int);
+            INSERT INTO t VALUES
+              (1, 1234567890123456789012345678901234567890, 1.50, 42, 2.5, true, '2020-02-29', '2024-01-02 03:04:05.123456+00', '17', 5),
+              (9007199254740993, -1, -0.25, -7, 3, false, 'infinity', '1999-12-31 23:59:59+00', 'x', NULL),
+              (3, 'NaN', 0, 0, 'NaN', NULL, NULL, NULL, '', 6);
+            """)
+        let tmp = try Scratch("pg-typed")
+        defer { tmp.remove() }
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              t: { path: "\(server.url(database: database))", postgres: { table: t } }
+            entities:
+              T:
+                source: t
+                key: [id]
+                attributes:
+                  id:    { type: integer, unique: true }
+                  big:   { type: decimal, min: 0 }
+                  frac:  { type: integer }
+                  whole: { type: integer }
+                  f:     { type: integer }
+                  b:     { type: boolean }
+                  d:     { type: date }
+                  ts:    { type: datetime, max: "2024-01-02T03:04:05.123456Z" }
+                  txt:   { type: integer }
+                  n:     { type: date }
+            """)
+        let run = try assertExecute(["run", tmp.path("rules.yml"), "--format", "json"], exitCode: 1)
+        let report = try ReportJSON(run.stdout)
+        var counts = [String: Int]()
+        for rule in report.rules { counts[rule["id"] as? String ?? "?"] = integer(rule["violations"]) ?? -1 }
+        #expect(counts["T.id.type"] == 0, "int8 beyond 2^53 is an integer: \(counts)")
+        #expect(counts["T.big.type"] == 1, "40 digits is a decimal, NaN is not: \(counts)")
+        #expect(counts["T.big.min"] == 1, "-1 < 0: \(counts)")
+        #expect(counts["T.frac.type"] == 3, "numeric(8,2) prints a fraction: \(counts)")
+        #expect(counts["T.whole.type"] == 0, "numeric(10,0) is integral: \(counts)")
+        #expect(counts["T.f.type"] == 3, "a double is never an integer (SQLite REAL): \(counts)")
+        #expect(counts["T.b.type"] == 0, "\(counts)")
+        #expect(counts["T.d.type"] == 1, "infinity is not a date: \(counts)")
+        #expect(counts["T.ts.type"] == 0, "\(counts)")
+        #expect(counts["T.ts.max"] == 0, "microseconds are kept: \(counts)")
+        #expect(counts["T.txt.type"] == 2, "text is judged like CSV text ('17' passes, 'x' fails; '' is an empty string, not NULL, so it fails too): \(counts)")
+        #expect(counts["T.n.type"] == 2, "an integer column is never a date: \(counts)")
+    }
+
     @Test func aPasswordInTheRulesFileIsRefusedWith78() throws {
         let tmp = try Scratch("pg-password")
         defer { tmp.remove() }
