@@ -236,6 +236,22 @@ struct PostgresReaderTests {
         #expect(error.code == .transient, "\(error)")
     }
 
+    @Test func aServerKilledMidReadIsTransient() throws {
+        let server = try PostgresServer.start(stopAtExit: false).get()
+        var stopped = false
+        defer { if !stopped { server.stop() } }
+        let db = try server.makeDatabase("killed", setup: "CREATE TABLE big AS SELECT g AS id, repeat('x', 200) AS pad FROM generate_series(1, 200000) g")
+        let reader = try PostgresReader(request: Self.request(server.url(database: db), table: "big"))
+        #expect(try reader.nextChunk(maxRecords: 10)?.count == 10)
+        server.stop()          // pg_ctl -m immediate: every backend exits at once
+        stopped = true
+        let error = try #require(throws: AuditError.self) {
+            while try reader.nextChunk(maxRecords: 4096) != nil {}
+        }
+        #expect(error.code == .transient, "\(error)")
+        #expect(error.message.contains("was lost"), "\(error)")
+    }
+
     // MARK: - URLs
 
     @Test func urlsSelectTheReaderAndLoseTheirPasswords() {

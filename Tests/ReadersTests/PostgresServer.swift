@@ -76,7 +76,8 @@ final class PostgresServer: Sendable {
         return nil
     }
 
-    private static func start() -> Result<PostgresServer, Failure> {
+    /// Starts a server; the shared one is stopped at exit, others with ``stop()``.
+    static func start(stopAtExit: Bool = true) -> Result<PostgresServer, Failure> {
         guard let bin = binariesFolder() else { return .failure(Failure(description: "no PostgreSQL binaries")) }
         // A short folder name: a socket path is limited to 107 bytes.
         let folder = URL(fileURLWithPath: "/tmp/aupg-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(6))")
@@ -101,13 +102,21 @@ final class PostgresServer: Sendable {
                 let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
                 return .failure(Failure(description: "pg_ctl start failed: \(start.output)\n\(log)"))
             }
-            stopAtExit(pgctl: bin.appendingPathComponent("pg_ctl").path, data: data.path, folder: folder.path)
+            if stopAtExit { Self.stopAtExit(pgctl: bin.appendingPathComponent("pg_ctl").path, data: data.path, folder: folder.path) }
             return .success(PostgresServer(folder: folder, socketFolder: folder.path, port: port, binaries: bin))
         } catch {
             return .failure(Failure(description: "cannot start PostgreSQL: \(error)"))
         }
     }
 
+    /// Stops the server at once (as a crash would) and removes its folder.
+    func stop() {
+        _ = try? Self.run(binaries.appendingPathComponent("pg_ctl").path,
+                          ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asPostgres: true)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    // Written once, before any test can read it (inside the shared server's one-time start).
     nonisolated(unsafe) private static var cleanup: (pgctl: String, data: String, folder: String)?
 
     private static func stopAtExit(pgctl: String, data: String, folder: String) {
