@@ -238,7 +238,7 @@ public struct AuditEngine: Sendable {
         guard let path = options.previousPaths[entity.source] else { return nil }
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        var summary = InputSummary(source: entity.source, path: path, format: source?.format ?? "",
+        var summary = InputSummary(source: entity.source, path: SourceURL.redacted(path), format: source?.format ?? "",
                                    bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0,
                                    isPrevious: true)
         guard !entity.key.isEmpty else {
@@ -332,8 +332,11 @@ public struct AuditEngine: Sendable {
             throw AuditError(.internal, "entity '\(entity.name)' has no source '\(entity.source)'")
         }
         let path = override ?? options.sourcePaths[source.name] ?? source.resolvedPath
-        let display = path
-        try InputFile.requireRegular(path)      // a FIFO, device or directory: 66, never a hang
+        // A connection URL is not a file; it is shown without its password (if any).
+        let display = SourceURL.redacted(path)
+        if !SourceURL.isURL(path) {
+            try InputFile.requireRegular(path)  // a FIFO, device or directory: 66, never a hang
+        }
         let factory = try factory(for: source, path: path)
         // The block decoded with the plan; a source without one for this format gets the
         // reader's defaults (or the reader says what the block must name).
@@ -369,7 +372,7 @@ public struct AuditEngine: Sendable {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        let display = path ?? options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source
+        let display = SourceURL.redacted(path ?? options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source)
         var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
                                    bytes: Self.fileSize(display), records: 0, complete: true, error: nil, seconds: 0)
         /// The entity's rules are not evaluated: the input cannot be opened, or lacks a field.
@@ -476,7 +479,7 @@ public struct AuditEngine: Sendable {
         if let f = registry.factory(forPath: path) { return f }
         let hint = "add 'format: \(registry.formats.first ?? "csv")' to the source (known formats: \(registry.formats.joined(separator: ", ")))"
         throw AuditError.invalidRules([Diagnostic(mark: source.pathMark,
-                                                  message: "cannot tell the format of '\(path)' from its extension; \(hint)")])
+                                                  message: "cannot tell the format of '\(SourceURL.redacted(path))' from its extension; \(hint)")])
     }
 
     static func auditError(_ error: any Error, path: String) -> AuditError {

@@ -132,7 +132,14 @@ public struct RulesFileParser {
         }
         var options = [String: ConfigNode]()
         for f in formats { if let o = map[f] { options[f] = o } }
-        let resolved = path.hasPrefix("/") || base.isEmpty ? path : Self.normalize((base as NSString).appendingPathComponent(path))
+        // A connection URL (postgresql://…) is not a file: no folder to resolve against, and
+        // never a password in the rules file (PGPASSWORD, ~/.pgpass or PGSERVICE instead).
+        let isURL = SourceURL.isURL(path)
+        if isURL, SourceURL.hasPassword(path) {
+            d.append(pathNode.error("the connection URL of source '\(name)' holds a password; a rules file never does: "
+                                        + "set PGPASSWORD, use ~/.pgpass or a service in ~/.pg_service.conf (PGSERVICE)"))
+        }
+        let resolved = path.hasPrefix("/") || base.isEmpty || isURL ? path : Self.normalize((base as NSString).appendingPathComponent(path))
         return SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved, pathMark: pathNode.mark,
                           format: format, formatMark: map["format"]?.mark, options: options)
     }
