@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Converts a CSV export (such as ../shared/bench/gen.py's people.csv) to JSON Lines.
 
-    python3 scripts/csv-to-jsonl.py people.csv people.jsonl
+    python3 scripts/csv-to-jsonl.py [--typed] people.csv people.jsonl
 
 Every line is one object whose keys are the header's names and whose values are the CSV
 fields as JSON strings, exactly as the CSV holds them (numbers and dates stay quoted text, as
@@ -10,14 +10,37 @@ many exports write them). An empty field is null, as auditor's CSV reader reads 
 field beyond the header is dropped, a missing trailing field is null; so the JSON Lines file
 gives expected.json's counts without csv.row.ragged, and as many records as the CSV.
 
-Uses only the standard library (csv, json).
+With --typed, the fields that rules/people.yml declares as numbers or booleans are written as
+JSON numbers and booleans when their text is a valid one (id, age, dept_id: an integer without
+leading zeros; salary: such an integer or decimal; has_licence: true or false), the literal
+copied digit for digit; any other text stays a string. Judged by value, a typed export gives
+the same counts as the all-strings one.
+
+Uses only the standard library (csv, json, re).
 """
 import csv
 import json
+import re
 import sys
 
+INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
+TYPED = {"id": INTEGER, "age": INTEGER, "dept_id": INTEGER, "salary": DECIMAL}
 
-def convert(source, target):
+
+def typed_value(name, value):
+    """The JSON text of a field of --typed output."""
+    if value == "":
+        return "null"
+    pattern = TYPED.get(name)
+    if pattern is not None and pattern.fullmatch(value):
+        return value
+    if name == "has_licence" and value in ("true", "false"):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def convert(source, target, typed=False):
     """Writes `target` from `source`; returns (records, repaired ragged rows)."""
     records = ragged = 0
     with open(source, newline="", encoding="utf-8") as f, \
@@ -30,8 +53,12 @@ def convert(source, target):
             if len(row) != width:
                 ragged += 1
                 row = (row + [""] * width)[:width]
-            obj = {name: (value if value != "" else None) for name, value in zip(header, row)}
-            lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+            if typed:
+                lines.append("{" + ",".join(json.dumps(name) + ":" + typed_value(name, value)
+                                            for name, value in zip(header, row)) + "}")
+            else:
+                obj = {name: (value if value != "" else None) for name, value in zip(header, row)}
+                lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
             records += 1
             if len(lines) >= 20000:
                 out.write("\n".join(lines) + "\n")
@@ -42,10 +69,13 @@ def convert(source, target):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.stderr.write("usage: csv-to-jsonl.py INPUT.csv OUTPUT.jsonl\n")
+    args = sys.argv[1:]
+    typed = "--typed" in args
+    args = [a for a in args if a != "--typed"]
+    if len(args) != 2:
+        sys.stderr.write("usage: csv-to-jsonl.py [--typed] INPUT.csv OUTPUT.jsonl\n")
         sys.exit(64)
-    records, ragged = convert(sys.argv[1], sys.argv[2])
+    records, ragged = convert(args[0], args[1], typed)
     print(json.dumps({"records": records, "ragged_repaired": ragged}))
 
 

@@ -3,19 +3,25 @@ import Testing
 
 /// The JSON Lines reader through the binary (issue 15 "Done when", on gen.py's 20,000 rows):
 /// gen.py's CSV converted by `scripts/csv-to-jsonl.py` (every field a JSON string, as the CSV
-/// holds it) gives expected.json's counts without `csv.row.ragged`.
+/// holds it) gives expected.json's counts without `csv.row.ragged`; so does the typed
+/// conversion (`--typed`: valid numbers and booleans as JSON numbers and booleans), numbers
+/// being judged by value.
 @Suite("JSON Lines end to end", .enabled(if: GeneratedData.available, GeneratedData.skipReason))
 struct JSONLEndToEndTests {
-    /// people.jsonl next to gen.py's files, converted once per test process.
-    static let converted: Result<URL, Auditor.Failure> = {
+    /// people.jsonl (all strings) next to gen.py's files, converted once per test process.
+    static let converted = convert(typed: false)
+    /// people-typed.jsonl: numbers and booleans as JSON numbers and booleans where valid.
+    static let typed = convert(typed: true)
+
+    static func convert(typed: Bool) -> Result<URL, Auditor.Failure> {
         do {
             let data = try GeneratedData.dataset()
-            let target = data.appendingPathComponent("people.jsonl")
+            let target = data.appendingPathComponent(typed ? "people-typed.jsonl" : "people.jsonl")
             guard let python3 = GeneratedData.python3 else { return .failure(.init(description: "python3 not found")) }
             let process = Process()
             process.executableURL = python3
-            process.arguments = [Auditor.packageRoot.appendingPathComponent("scripts/csv-to-jsonl.py").path,
-                                 data.appendingPathComponent("people.csv").path, target.path]
+            process.arguments = [Auditor.packageRoot.appendingPathComponent("scripts/csv-to-jsonl.py").path]
+                + (typed ? ["--typed"] : []) + [data.appendingPathComponent("people.csv").path, target.path]
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()
@@ -26,12 +32,13 @@ struct JSONLEndToEndTests {
         } catch {
             return .failure(.init(description: "\(error)"))
         }
-    }()
+    }
 
-    @Test("Counts equal expected.json's without csv.row.ragged; every record read; no structural finding")
-    func countsMatchGenerator() throws {
+    @Test("Counts equal expected.json's without csv.row.ragged; every record read; no structural finding",
+          arguments: [false, true])
+    func countsMatchGenerator(typed: Bool) throws {
         let data = try GeneratedData.dataset()
-        let jsonl = try Self.converted.get()
+        let jsonl = try (typed ? Self.typed : Self.converted).get()
         let run = try assertExecute(
             ["run", "rules/people.yml", "--source", "people=\(jsonl.path)",
              "--source", "departments=\(data.appendingPathComponent("departments.csv").path)", "--format", "json"],
