@@ -31,6 +31,8 @@ struct JSONLFieldTree: Sendable {
                     at = next
                 } else {
                     nodes.append(Node(key: bytes, column: -1, children: []))
+                    keyLengths.append(bytes.count)
+                    keyWords.append(bytes.withUnsafeBytes { $0.baseAddress.map { Self.word($0, bytes.count) } ?? 0 })
                     nodes[at].children.append(nodes.count - 1)
                     at = nodes.count - 1
                 }
@@ -44,15 +46,31 @@ struct JSONLFieldTree: Sendable {
     /// Columns that read the same path as an earlier column: (column, the earlier column).
     private(set) var aliases: [(Int, Int)] = []
 
+    /// Per node: its key's length and first eight bytes (``word(_:_:)``), checked before the
+    /// bytes are compared.
+    private(set) var keyLengths: [Int] = [0]
+    private(set) var keyWords: [UInt64] = [0]
+
+    /// The first `min(count, 8)` bytes at `base` as one little-endian word, zero-padded.
+    @inline(__always)
+    static func word(_ base: UnsafeRawPointer, _ count: Int) -> UInt64 {
+        if count >= 8 { return UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) }
+        var w: UInt64 = 0
+        for k in 0 ..< count { w |= UInt64(base.load(fromByteOffset: k, as: UInt8.self)) << (8 * UInt64(k)) }
+        return w
+    }
+
     /// The child of `node` whose key is `key`, or -1.
+    /// - Complexity: O(children); a byte comparison only for a candidate of the same length
+    ///   and first eight bytes.
     @inline(__always)
     func child(of node: Int, key: UnsafeRawBufferPointer) -> Int {
-        for c in nodes[node].children {
-            let k = nodes[c].key
-            guard k.count == key.count else { continue }
-            // Both non-empty here (an empty key matches no node: paths have no empty key).
-            guard let b = key.baseAddress, !k.isEmpty else { continue }
-            if k.withUnsafeBytes({ memcmp($0.baseAddress.unsafelyUnwrapped, b, key.count) }) == 0 { return c }
+        let n = key.count
+        guard n > 0, let base = key.baseAddress else { return -1 }  // no path has an empty key
+        let w = Self.word(base, n)
+        for c in nodes[node].children where keyLengths[c] == n && keyWords[c] == w {
+            if n <= 8 { return c }
+            if nodes[c].key.withUnsafeBytes({ memcmp($0.baseAddress.unsafelyUnwrapped, base, n) }) == 0 { return c }
         }
         return -1
     }

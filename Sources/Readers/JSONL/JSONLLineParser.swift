@@ -174,7 +174,7 @@ struct JSONLLineParser {
             return tree.child(of: node, key: UnsafeRawBufferPointer(start: p + key.start, count: key.end - key.start))
         }
         keyScratch.removeAll(keepingCapacity: true)
-        decode(key.start, key.end, into: &keyScratch)
+        Self.decode(p, key.start, key.end, into: &keyScratch)
         return keyScratch.withUnsafeBytes { tree.child(of: node, key: $0) }
     }
 
@@ -188,7 +188,7 @@ struct JSONLLineParser {
             guard let s = scanString() else { return nil }
             let offset = bytes.count
             if s.escaped {
-                decode(s.start, s.end, into: &bytes)
+                Self.decode(p, s.start, s.end, into: &bytes)
             } else {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: p + s.start, count: s.end - s.start))
             }
@@ -264,7 +264,7 @@ struct JSONLLineParser {
                 let keyAt = i
                 guard let s = scanString() else { return nil }
                 keyScratch.removeAll(keepingCapacity: true)
-                decode(s.start, s.end, into: &keyScratch)
+                Self.decode(p, s.start, s.end, into: &keyScratch)
                 let key = String(decoding: keyScratch, as: UTF8.self)
                 guard keys.insert(key).inserted else {
                     problem = .duplicate(at: keyAt, key: key)
