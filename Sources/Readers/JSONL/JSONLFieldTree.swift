@@ -41,6 +41,10 @@ struct JSONLFieldTree: Sendable {
             // so a second field on one path only happens with explicit mappings; it reads the same value).
             if nodes[at].column < 0 { nodes[at].column = column } else { aliases.append((column, nodes[at].column)) }
         }
+        nextSibling = Array(repeating: -1, count: nodes.count)
+        for node in nodes {
+            for (k, c) in node.children.enumerated() { nextSibling[c] = node.children[(k + 1) % node.children.count] }
+        }
     }
 
     /// Columns that read the same path as an earlier column: (column, the earlier column).
@@ -58,6 +62,23 @@ struct JSONLFieldTree: Sendable {
         var w: UInt64 = 0
         for k in 0 ..< count { w |= UInt64(base.load(fromByteOffset: k, as: UInt8.self)) << (8 * UInt64(k)) }
         return w
+    }
+
+    /// Per node: the next child of its parent, in path order, or the first child (a cycle).
+    private(set) var nextSibling: [Int] = [-1]
+
+    /// The child tried after `child` of `node` (``nextSibling``).
+    @inline(__always)
+    func following(_ child: Int, of node: Int) -> Int {
+        nextSibling[child]
+    }
+
+    /// Whether node `c` (a child of `node`) has the key `key`.
+    @inline(__always)
+    func isChild(_ c: Int, of node: Int, named key: UnsafeRawBufferPointer) -> Bool {
+        let n = key.count
+        guard n > 0, let base = key.baseAddress, keyLengths[c] == n, keyWords[c] == Self.word(base, n) else { return false }
+        return n <= 8 || nodes[c].key.withUnsafeBytes({ memcmp($0.baseAddress.unsafelyUnwrapped, base, n) }) == 0
     }
 
     /// The child of `node` whose key is `key`, or -1.

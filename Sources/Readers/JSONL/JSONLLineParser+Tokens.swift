@@ -59,7 +59,8 @@ extension JSONLLineParser {
         let start = i
         var escaped = false
         while i < end {
-            // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
+            // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII;
+            // then straight to the first one that is.
             while end - i >= 8 {
                 let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                 let ones: UInt64 = 0x0101_0101_0101_0101
@@ -67,7 +68,11 @@ extension JSONLLineParser {
                 let quote = w ^ (ones &* 0x22)
                 let slash = w ^ (ones &* 0x5C)
                 let special = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w
-                if special & high != 0 { break }
+                if special & high != 0 {
+                    // The lowest flagged byte is a real one (borrows only flag bytes above it).
+                    i += (special & high).trailingZeroBitCount >> 3
+                    break
+                }
                 i += 8
             }
             guard i < end else { break }

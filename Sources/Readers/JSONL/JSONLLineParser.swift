@@ -49,12 +49,15 @@ struct JSONLLineParser {
     private var seen: [UInt32]
     private var generation: UInt32 = 0
     private var keyScratch: [UInt8] = []
+    /// Per node: the child to try first (``lookUp(node:_:)``), or -1.
+    private var predicted: [Int]
 
     init(tree: JSONLFieldTree, width: Int) {
         self.tree = tree
         cells = Array(repeating: .missing, count: width)
         presence = Array(repeating: .absent, count: width)
         seen = Array(repeating: 0, count: tree.nodes.count)
+        predicted = tree.nodes.map { $0.children.first ?? -1 }
         p = UnsafePointer(bitPattern: 1).unsafelyUnwrapped  // replaced before every use
     }
 
@@ -169,9 +172,19 @@ struct JSONLLineParser {
     }
 
     /// The child of `node` named by the key string `[start, end)` (raw, or unescaped when it has escapes).
+    /// Lines of one file mostly list their keys in the same order: the child after the one
+    /// found last is tried first.
     mutating func lookUp(node: Int, _ key: (start: Int, end: Int, escaped: Bool)) -> Int {
         if !key.escaped {
-            return tree.child(of: node, key: UnsafeRawBufferPointer(start: p + key.start, count: key.end - key.start))
+            let raw = UnsafeRawBufferPointer(start: p + key.start, count: key.end - key.start)
+            let next = predicted[node]
+            if next >= 0, tree.isChild(next, of: node, named: raw) {
+                predicted[node] = tree.following(next, of: node)
+                return next
+            }
+            let found = tree.child(of: node, key: raw)
+            if found >= 0 { predicted[node] = tree.following(found, of: node) }
+            return found
         }
         keyScratch.removeAll(keepingCapacity: true)
         Self.decode(p, key.start, key.end, into: &keyScratch)
