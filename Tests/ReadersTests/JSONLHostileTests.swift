@@ -120,6 +120,16 @@ struct JSONLHostileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) == ["data.jsonl"])
     }
 
+    @Test("Without fields, the reader offers the first line's keys (auditor profile)")
+    func firstLineKeys() throws {
+        let path = try JSONLTest.write("\u{FEFF}\n  \n{\"id\": 1, \"na\\u006de\": \"x\", \"tags\": [1]}\n{\"other\": 2}\n")
+        defer { JSONLTest.remove(path) }
+        #expect(try JSONLTest.reader(path, fields: []).availableFields == ["id", "name", "tags"])
+        let broken = try JSONLTest.write("[1, 2]\n")
+        defer { JSONLTest.remove(broken) }
+        #expect(try JSONLTest.reader(broken, fields: []).availableFields == [])
+    }
+
     @Test("Random bytes: no crash, and the same outcome for every morsel size and chunk size")
     func randomBytes() throws {
         let alphabet: [[UInt8]] = ["{", "}", "[", "]", "\"", ":", ",", " ", "\n", "\\", "\\u", "d83d", "a", "1", "-", ".", "e",

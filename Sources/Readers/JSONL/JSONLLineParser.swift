@@ -41,6 +41,9 @@ struct JSONLLineParser {
     var bytes: [UInt8] = []
     var composites: [Composite] = []
     var problem: JSONLProblem?
+    /// When not nil, the keys of the record object are appended to it (for `auditor profile`,
+    /// which asks a reader without fields what fields it has).
+    var topLevelKeys: [String]?
 
     // Internal, not private: the token scanners live in JSONLLineParser+Tokens.swift.
     var p: UnsafePointer<UInt8>
@@ -119,6 +122,11 @@ struct JSONLLineParser {
             guard i < end, p[i] == UInt8(ascii: "\"") else { return fail(expecting: "a key in double quotes") }
             let keyAt = i
             guard let key = scanString() else { return false }
+            if node == 0, topLevelKeys != nil {
+                var text = [UInt8]()
+                Self.decode(p, key.start, key.end, into: &text)
+                topLevelKeys?.append(String(decoding: text, as: UTF8.self))
+            }
             skipSpace()
             guard i < end, p[i] == UInt8(ascii: ":") else { return fail(expecting: "':' after the key") }
             i += 1

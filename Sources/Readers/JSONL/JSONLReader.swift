@@ -44,6 +44,7 @@ import Auditor
     public var totalBytes: Int64? { input.totalBytes }
     /// The declared fields that some record has (all of them before the first record).
     public var availableFields: [String] {
+        if schema.fields.isEmpty { return firstLineKeys }
         let seen = sightings.seen
         guard sightings.records > 0 else { return schema.fields }
         return schema.fields.indices.filter { seen[$0] }.map { schema.fields[$0] }
@@ -57,6 +58,8 @@ import Auditor
     let segmentBytes: Int
     let buffers: CSVBufferPool
     let sightings: JSONLSightings
+    /// Without fields: the keys of the first line (``availableFields``).
+    private var firstLineKeys: [String] = []
     /// The next byte not cut into a morsel.
     var position = 0
     var ended = false
@@ -91,6 +94,27 @@ import Auditor
         input = try CSVInput(path: path, displayPath: displayPath ?? path, capacity: self.segmentBytes)
         while input.end < 3, !input.atEOF { try input.readMore() }
         if input.end >= 3, input.base[0] == 0xEF, input.base[1] == 0xBB, input.base[2] == 0xBF { position = 3 }
+        if fields.isEmpty { firstLineKeys = firstKeys() }
+    }
+
+    /// The keys of the first non-blank line in the first buffer, for a reader opened without
+    /// fields (`auditor profile` asks it what fields the input has); empty when there is none
+    /// or it is not an object.
+    private func firstKeys() -> [String] {
+        var parser = JSONLLineParser(tree: JSONLFieldTree(paths: []), width: 0)
+        parser.topLevelKeys = []
+        let base = UnsafePointer(input.base)
+        var k = position
+        while k < input.end {
+            var stop = k
+            while stop < input.end, base[stop] != 10 { stop += 1 }
+            if stop == input.end, !input.atEOF { return [] }  // the first line is longer than the buffer
+            if UnsafeBufferPointer(start: base + k, count: stop - k).contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                return parser.parse(base, from: k, to: stop) ? parser.topLevelKeys ?? [] : []
+            }
+            k = stop + 1
+        }
+        return []
     }
 
     /// The line of the first record: morsels' locations count from it.
