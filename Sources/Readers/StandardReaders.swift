@@ -3,9 +3,9 @@ import Auditor
 /// The readers that ship with auditor.
 public enum StandardReaders {
     /// A registry with every built-in reader: CSV (`.csv`, `.tsv`), XML (`.xml`) and SQLite (`.sqlite`,
-    /// `.sqlite3`, `.db`). Register more with ``ReaderRegistry/register(_:)``.
+    /// `.sqlite3`, `.db`) and Parquet (`.parquet`). Register more with ``ReaderRegistry/register(_:)``.
     public static var registry: ReaderRegistry {
-        ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory])
+        ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory, ParquetReader.factory])
     }
 
     /// The structural rules of every built-in reader (a message catalog may translate them by id).
