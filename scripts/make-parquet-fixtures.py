@@ -192,7 +192,7 @@ def column_encoding(table, kind):
             if pa.types.is_integer(storage) or pa.types.is_date32(storage) or pa.types.is_timestamp(storage) or pa.types.is_time(storage):
                 out[f.name] = "DELTA_BINARY_PACKED"
             elif pa.types.is_string(storage) or pa.types.is_binary(storage):
-                out[f.name] = "DELTA_LENGTH_BYTE_ARRAY" if hash(f.name) % 2 else "DELTA_BYTE_ARRAY"
+                out[f.name] = "DELTA_LENGTH_BYTE_ARRAY" if sum(map(ord, f.name)) % 2 else "DELTA_BYTE_ARRAY"
             elif pa.types.is_fixed_size_binary(storage) or pa.types.is_decimal(storage):
                 out[f.name] = "DELTA_BYTE_ARRAY"
         elif kind == "split":
@@ -241,6 +241,13 @@ def main():
     # Format version 1.0: PLAIN_DICTIONARY pages and converted types only.
     write(out, "flat-dict-gzip-format1", flat_table(rng, 23, True).drop_columns(["ts_ns", "id"]), version="1.0", compression="gzip",
           data_page_size=64, write_batch_size=7, row_group_size=10)
+    # Decompression bombs for the codec tests: 64 MiB and 8 MiB of zeros.
+    import zlib
+    import zstandard
+    with open(os.path.join(out, "bomb-64MiB.zst"), "wb") as f:
+        f.write(zstandard.ZstdCompressor(level=19).compress(bytes(64 << 20)))
+    with open(os.path.join(out, "bomb-8MiB.gz"), "wb") as f:
+        f.write(zlib.compress(bytes(8 << 20), 9))
     # A struct column: refused.
     pq.write_table(pa.table({"id": [1, 2], "point": [{"x": 1, "y": 2}, None]}), os.path.join(out, "struct.parquet"))
 
