@@ -12,7 +12,7 @@ import Testing
     static func readError(_ bytes: [UInt8], fields: [String] = []) -> AuditError? {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).parquet")
         defer { try? FileManager.default.removeItem(at: url) }
-        FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
         do {
             let reader = try ParquetTestSupport.reader(url.path, fields: fields, parallelism: 2)
             _ = try ParquetTestSupport.records(reader, chunkSize: 9)
@@ -93,26 +93,23 @@ import Testing
         #expect(error.location?.contains(":rowgroup ") == true)
     }
 
+    static func decompress(_ codec: Int32, _ bytes: [UInt8], size: Int) throws(ParquetFailure) -> [UInt8] {
+        try bytes.withParquetBytes { p throws(ParquetFailure) in try ParquetCodecs.decompress(codec, p, size: size) }
+    }
+
     @Test func decompressionBombsHoldTheirDeclaredSizeOnly() throws {
         let zst = try Self.bytes("bomb-64MiB.zst")
         let gz = try Self.bytes("bomb-8MiB.gz")
-        try zst.withUnsafeBytes { z in
-            #expect(try ParquetCodecs.decompress(6, z, size: 64 << 20).count == 64 << 20)
-            #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(6, z, size: 1000) }
-            // A header that lies about a huge size: address space is reserved, never filled.
-            #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(6, z, size: Int(Int32.max)) }
-        }
-        try gz.withUnsafeBytes { g in
-            #expect(try ParquetCodecs.decompress(2, g, size: 8 << 20).count == 8 << 20)
-            #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(2, g, size: 4096) }
-            #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(2, g, size: Int(Int32.max)) }
-        }
+        #expect(try Self.decompress(6, zst, size: 64 << 20).count == 64 << 20)
+        #expect(throws: ParquetFailure.self) { try Self.decompress(6, zst, size: 1000) }
+        // A header that lies about a huge size: address space is reserved, never filled.
+        #expect(throws: ParquetFailure.self) { try Self.decompress(6, zst, size: Int(Int32.max)) }
+        #expect(try Self.decompress(2, gz, size: 8 << 20).count == 8 << 20)
+        #expect(throws: ParquetFailure.self) { try Self.decompress(2, gz, size: 4096) }
+        #expect(throws: ParquetFailure.self) { try Self.decompress(2, gz, size: Int(Int32.max)) }
         let junk = [UInt8](repeating: 0xAB, count: 64)
-        junk.withUnsafeBytes { j in
-            for codec: Int32 in [1, 2, 6] {
-                #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(codec, j, size: 100) }
-            }
-            #expect(throws: ParquetFailure.self) { try ParquetCodecs.decompress(5, j, size: 100) }
+        for codec: Int32 in [1, 2, 5, 6] {
+            #expect(throws: ParquetFailure.self) { try Self.decompress(codec, junk, size: 100) }
         }
     }
 

@@ -107,6 +107,10 @@ enum ParquetEncodings {
         guard total == UInt64(expected) else {
             throw ParquetFailure("a DELTA_BINARY_PACKED stream holds \(total) values where the page has \(expected)")
         }
+        // Every block of at most 2^20 values takes at least 2 bytes: a count that lies allocates nothing.
+        guard expected <= 1 + (src.count - pos) * Int(blockSize) / 2 else {
+            throw ParquetFailure("a DELTA_BINARY_PACKED stream claims more values than its bytes can hold")
+        }
         var out = [Int64](repeating: 0, count: expected)
         guard expected > 0 else { return out }
         out[0] = previous

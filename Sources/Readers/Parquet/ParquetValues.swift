@@ -78,6 +78,8 @@ struct ParquetValues {
                 v.data = raw
             }
         case (6, 0):
+            // Each value takes at least its 4-byte length: a count that lies reserves nothing more.
+            guard count <= src.count / 4 else { throw ParquetFailure("the page holds fewer byte arrays than it claims") }
             v.offsets.reserveCapacity(count + 1)
             v.offsets.append(0)
             v.data.reserveCapacity(src.count)
