@@ -295,7 +295,21 @@ def benchmark_ids(report):
 def check_auditor_report(shared, data, report, fmt):
     """-> dict(passed, failed, skipped, wrong=[...], usable) from check_report.py."""
     checked = benchmark_ids(report)
-    fmt = "csv" if fmt == "parquet" else fmt     # the CSV's counts; csv.row.ragged is not reported
+    if fmt == "parquet":
+        # The CSV's counts without csv.row.ragged: the conversion skipped the ragged rows, and
+        # the csv.row.ragged@departments of the departments CSV is not the people file's.
+        fmt = "csv"
+        try:
+            doc = json.load(open(checked))
+            doc["rules"] = [r for r in doc["rules"] if r.get("id") != "csv.row.ragged"]
+            copy = report + ".parquet-ids.json"
+            with open(copy, "w") as f:
+                json.dump(doc, f)
+            if checked != report:
+                os.remove(checked)
+            checked = copy
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     r = subprocess.run([sys.executable, os.path.join(shared, "check_report.py"),
                         os.path.join(data, "expected.json"), checked, "--format", fmt],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
