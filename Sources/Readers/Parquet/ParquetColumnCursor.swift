@@ -1,8 +1,8 @@
 import Auditor
 
 /// Reads one column chunk of one row group, page by page: a cursor over its (definition
-/// level, repetition level, value) entries. The chunk's bytes are read from the file on first
-/// use; one decompressed page is held at a time.
+/// level, repetition level, value) entries. Pages are read from the file one at a time
+/// (`pread`), so one compressed and one decompressed page per column are held at a time.
 final class ParquetColumnCursor {
     let leaf: ParquetLeaf
     let file: ParquetFile
@@ -10,9 +10,10 @@ final class ParquetColumnCursor {
     /// The row group's index, for messages.
     let rowGroup: Int
 
-    private var chunk: [UInt8] = []
     private var loaded = false
-    private var position = 0
+    /// The file offsets of the next page and of the column chunk's end.
+    private var position: Int64 = 0
+    private var end: Int64 = 0
     private var dictionary: ParquetValues?
     private var valuesLeft: Int64
 
@@ -64,10 +65,8 @@ final class ParquetColumnCursor {
     private func loadPage() throws(ParquetFailure) -> Bool {
         if !loaded { try load() }
         rowsBefore += rowsInPage
-        while position < chunk.count {
-            let page = try chunk.withParquetBytes { all throws(ParquetFailure) in
-                try readPage(UnsafeRawBufferPointer(rebasing: all[position...]))
-            }
+        while position < end {
+            let page = try readNextPage()
             if page { if entries > 0 { return true }; return try loadPage() }
         }
         guard valuesLeft == 0 else {
@@ -82,24 +81,47 @@ final class ParquetColumnCursor {
         loaded = true
         var start = meta.dataPageOffset
         if let d = meta.dictionaryPageOffset, d > 0, d < start { start = d }
-        guard meta.totalCompressedSize >= 0 else { throw ParquetFailure("the column chunk has a negative size") }
-        chunk = try file.read(at: start, count: meta.totalCompressedSize)
+        let size = meta.totalCompressedSize
+        guard size >= 0, start >= 0, size <= file.size, start <= file.size - size else {
+            throw ParquetFailure("the column chunk (\(size) bytes at offset \(start)) lies outside the file's \(file.size) bytes")
+        }
+        position = start
+        end = start + size
     }
 
-    /// Decodes one page at the start of `bytes`; returns true for a data page.
-    private func readPage(_ bytes: UnsafeRawBufferPointer) throws(ParquetFailure) -> Bool {
-        let header: ParquetPageHeader, headerLength: Int
-        do {
-            (header, headerLength) = try ParquetPageHeader.decode(bytes)
-        } catch {
-            throw ParquetFailure("a page header is corrupt: \(error.message)")
+    /// Reads the next page from the file (its header through a window that grows until the
+    /// header fits, then its body): one compressed page per column is held at a time.
+    /// - Returns: True for a data page.
+    private func readNextPage() throws(ParquetFailure) -> Bool {
+        let left = end - position
+        var window = min(left, 8192)
+        var decoded: (ParquetPageHeader, Int)?
+        while decoded == nil {
+            let head = try file.read(at: position, count: window)
+            let result: Result<(ParquetPageHeader, Int), ThriftCompactReader.Failure> = head.withUnsafeBytes { b in
+                do throws(ThriftCompactReader.Failure) { return .success(try ParquetPageHeader.decode(b)) } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let h): decoded = h
+            case .failure(let error):
+                guard window < left else { throw ParquetFailure("a page header is corrupt: \(error.message)") }
+                window = min(left, window * 4)
+            }
         }
-        let compressed = Int(header.compressedSize)
-        guard compressed >= 0, compressed <= bytes.count - headerLength, header.uncompressedSize >= 0 else {
+        guard let (header, headerLength) = decoded else { return false }
+        let compressed = Int64(header.compressedSize)
+        guard compressed >= 0, compressed <= left - Int64(headerLength), header.uncompressedSize >= 0 else {
             throw ParquetFailure("a page claims \(header.compressedSize) bytes, more than its column chunk has left")
         }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[headerLength ..< headerLength + compressed])
-        position += headerLength + compressed
+        let body = try file.read(at: position + Int64(headerLength), count: compressed)
+        position += Int64(headerLength) + compressed
+        return try body.withParquetBytes { b throws(ParquetFailure) in try readPage(header, b) }
+    }
+
+    /// Decodes one page's body; returns true for a data page.
+    private func readPage(_ header: ParquetPageHeader, _ body: UnsafeRawBufferPointer) throws(ParquetFailure) -> Bool {
         switch header.type {
         case 2:
             guard dictionary == nil else { throw ParquetFailure("a column chunk has two dictionary pages") }
