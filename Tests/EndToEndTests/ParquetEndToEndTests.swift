@@ -75,4 +75,25 @@ struct ParquetEndToEndTests {
         #expect(run.status == 65, "\(run)")
         #expect(run.stderrText.contains("'point'"), "\(run)")
     }
+
+    @Test func aParquetBlockTakesNoOptions() throws {
+        let scratch = try Scratch("parquet-options")
+        defer { scratch.remove() }
+        let file = Self.fixtures.appendingPathComponent("flat-plain-none-v1.parquet").path
+        for (block, status) in [("{}", Int32(0)), ("{ columns: [a] }", Int32(78))] {
+            let rules = try scratch.write("rules.yml", """
+                version: 1
+                sources:
+                  t: { path: \(file), parquet: \(block) }
+                entities:
+                  T:
+                    source: t
+                    attributes:
+                      i64: { type: integer }
+                """)
+            let run = try Auditor.run(["run", rules.path, "-q"])
+            #expect(run.status == status, "\(run)")
+            if status == 78 { #expect(run.stderrText.contains("takes no options"), "\(run)") }
+        }
+    }
 }

@@ -24,8 +24,20 @@ package final class ParquetReader: RecordReader {
     public private(set) var bytesRead: Int64 = 0
 
     /// The factory for ``ReaderRegistry`` (format `parquet`, extension `parquet`).
-    public static let factory = ReaderFactory(format: "parquet", extensions: ["parquet"],
-                                              open: { request in try ParquetReader(request: request) })
+    /// There are no options: a `parquet:` block may only be empty (a key in it is refused).
+    public static let factory = ReaderFactory(
+        format: "parquet", extensions: ["parquet"],
+        decodeOptions: { node throws(AuditError) in
+            guard let node, !node.isNull else { return DefaultReaderOptions() }
+            let mapping: ConfigMapping
+            do throws(Diagnostic) { mapping = try node.mapping("the parquet block") } catch { throw AuditError.invalidRules([error]) }
+            if let key = mapping.keys.first {
+                throw AuditError.invalidRules([(mapping.keyNode(key) ?? node).error(
+                    "the parquet block takes no options; remove '\(key)' (the reader reads the columns the rules use)")])
+            }
+            return DefaultReaderOptions()
+        },
+        open: { request in try ParquetReader(request: request) })
 
     private let file: ParquetFile
     private let meta: ParquetFileMetaData
