@@ -19,7 +19,8 @@ let package = Package(
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
                                                 .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ"], path: "Sources/Readers"),
+        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ",
+                                                   "CZlib", "CZstd", "CSnappy"], path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
@@ -45,7 +46,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
-        .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"]),
+        .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"], exclude: ["Fixtures"]),
         .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory"]),
         .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
         .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],

@@ -34,7 +34,7 @@ extension BoundEntity {
             subject = "table '\(table)' of \(displayPath)"
             location = "\(displayPath):\(table)"
             found = "Its columns"
-        case .ordinal:
+        case .ordinal, .rowGroup:
             subject = displayPath
             location = displayPath
             found = "Its fields"

@@ -280,6 +280,7 @@ enum FindingBuilder {
         case .rowid: return "rowid \(n)"
         case .key(_, let name): return "\(name) \(n)"
         case .ordinal: return "record \(n)"
+        case .rowGroup: return "rowgroup \(n >> 40) row \(n & (1 << 40 - 1))"
         }
     }
 

@@ -45,6 +45,9 @@ public struct RecordLocation: Sendable, Equatable, Hashable {
         case .key(let container, let name): self.init(path: path, locator: .key(container: container, name: name, value: value),
                                                       record: record)
         case .ordinal: self.init(path: path, record: record)
+        case .rowGroup:
+            self.init(path: path, locator: .key(container: "rowgroup \(value >> 40)", name: "row", value: value & (1 << 40 - 1)),
+                      record: record)
         }
     }
 
@@ -62,6 +65,7 @@ public struct RecordLocation: Sendable, Equatable, Hashable {
         switch locator {
         case .line(let line), .element(_, let line): return "\(path):\(line)"
         case .key(let container, let name, let value):
+            if name == "row" { return "\(path):\(container):row \(value)" }   // Parquet: `rowgroup G:row N`
             return name == "rowid" ? "\(path):\(container):rowid=\(value)" : "\(path):\(container)[\(name)=\(value)]"
         case nil: return record == 0 ? path : "\(path):#\(record)"
         }

@@ -28,4 +28,7 @@ public enum LocationStyle: Sendable, Equatable {
     case key(container: String, name: String)
     /// A 1-based record ordinal (sources without lines or rowids).
     case ordinal
+    /// A row of a Parquet file: the number packs the row group (from 0) in its bits 40 and up
+    /// and the row within the group (from 0) in its low 40 bits (`people.parquet:rowgroup 2:row 17`).
+    case rowGroup
 }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// A typed Parquet file audited by the built binary: a DATE column is a date, a DECIMAL an
+/// exact decimal, a TIMESTAMP a date-time, BOOLEAN a boolean; an INT32 column declared `date`
+/// fails on every value (as strictly as SQLite's storage classes); findings read
+/// `file.parquet:rowgroup G:row N`; a struct column is refused with exit 65, naming it.
+@Suite("Parquet end to end")
+struct ParquetEndToEndTests {
+    static let fixtures = Auditor.packageRoot.appendingPathComponent("Tests/ReadersTests/Fixtures/parquet")
+
+    @Test func typedColumnsAreJudgedByValue() throws {
+        let scratch = try Scratch("parquet")
+        defer { scratch.remove() }
+        let file = Self.fixtures.appendingPathComponent("flat-plain-none-v1.parquet").path
+        let json = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.fixtures.appendingPathComponent("flat-plain-none-v1.json"))) as? [String: Any])
+        let fields = try #require(json["fields"] as? [String])
+        let rows = try #require(json["rows"] as? [[Any]])
+        func nonNull(_ name: String) throws -> Int {
+            let c = try #require(fields.firstIndex(of: name))
+            return rows.filter { !($0[c] is NSNull) }.count
+        }
+        let rules = try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              t: { path: \(file) }
+            entities:
+              T:
+                source: t
+                idPrefix: t
+                attributes:
+                  i64:   { type: integer }
+                  u8:    { type: integer }
+                  i32:   { type: date }
+                  d:     { type: date }
+                  ts_ms: { type: datetime }
+                  ts_us: { type: datetime }
+                  ts_ns: { type: datetime }
+                  dec9:  { type: decimal }
+                  dec38: { type: decimal }
+                  dec0:  { type: integer }
+                  b:     { type: boolean }
+                  s:     { type: string }
+            """)
+        let run = try Auditor.run(["run", rules.path, "--format", "json", "-q"])
+        #expect(run.status == 1, "\(run)")
+        let counts = try ReportJSON(run.stdout).violationsByRule()
+        #expect(counts["t.i32.type"] == (try nonNull("i32")))
+        // A TIMESTAMP not adjusted to UTC has no offset: like the same CSV text, not a `datetime`.
+        #expect(counts["t.ts_us.type"] == (try nonNull("ts_us")))
+        for attribute in ["i64", "u8", "d", "ts_ms", "ts_ns", "dec9", "dec38", "dec0", "b"] {
+            #expect(counts["t.\(attribute).type"] == 0, "\(attribute): \(counts["t.\(attribute).type"] ?? -1)")
+        }
+        let text = try Auditor.run(["run", rules.path, "-q"])
+        #expect(text.stdoutText.contains("flat-plain-none-v1.parquet:rowgroup 0:row "), "\(text)")
+    }
+
+    @Test func structColumnIsRefusedWithExit65() throws {
+        let scratch = try Scratch("parquet-struct")
+        defer { scratch.remove() }
+        let file = Self.fixtures.appendingPathComponent("struct.parquet").path
+        let rules = try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              t: { path: \(file) }
+            entities:
+              T:
+                source: t
+                attributes:
+                  id:    { type: integer }
+                  point: { type: string }
+            """)
+        let run = try Auditor.run(["run", rules.path, "-q"])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderrText.contains("'point'"), "\(run)")
+    }
+
+    @Test func aParquetBlockTakesNoOptions() throws {
+        let scratch = try Scratch("parquet-options")
+        defer { scratch.remove() }
+        let file = Self.fixtures.appendingPathComponent("flat-plain-none-v1.parquet").path
+        for (block, status) in [("{}", Int32(0)), ("{ columns: [a] }", Int32(78))] {
+            let rules = try scratch.write("rules.yml", """
+                version: 1
+                sources:
+                  t: { path: \(file), parquet: \(block) }
+                entities:
+                  T:
+                    source: t
+                    attributes:
+                      i64: { type: integer }
+                """)
+            let run = try Auditor.run(["run", rules.path, "-q"])
+            #expect(run.status == status, "\(run)")
+            if status == 78 { #expect(run.stderrText.contains("takes no options"), "\(run)") }
+        }
+    }
+}
