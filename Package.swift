@@ -19,7 +19,7 @@ let package = Package(
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
                                                 .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"], path: "Sources/Readers"),
+        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CZlib", "CZstd"], path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
