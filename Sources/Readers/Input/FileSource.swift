@@ -82,7 +82,10 @@ package final class FileSource: ByteSource {
             let n = min(count, pending.count)
             pending.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress.unsafelyUnwrapped, count: n) }
             pending.removeFirst(n)
-            return n
+            // One read after the peeked bytes as well, so that the first read is as full as
+            // without a peek (the CSV reader sniffs the encoding on its first buffer).
+            guard n < count, pending.isEmpty else { return n }
+            return n + (try readRaw(into: buffer + n, count: count - n))
         }
         return try readRaw(into: buffer, count: count)
     }
