@@ -32,6 +32,11 @@ package final class FileSource: ByteSource {
         isStandardInput = path == ByteSources.standardInput
         // O_NONBLOCK: a file swapped for a FIFO after the engine's InputFile check must not block
         // the open; blocking reads are restored below.
+        if isStandardInput, isatty(STDIN_FILENO) == 1 {
+            // Reading would wait for typing: nobody means that (`--source people=- < people.csv`).
+            throw AuditError(.usage, "standard input ('-') is a terminal; pipe or redirect the data into auditor "
+                                 + "(e.g. --source people=- < people.csv)", location: displayPath)
+        }
         let fd = isStandardInput ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             throw FileSource.cannotOpen(displayPath, errno)
