@@ -6,7 +6,7 @@ measured in ONE run so that the ratios mean something on a noisy machine.
     python3 Benchmarks/run.py [--rows 1000000] [--seed 7] [--runs 3] [--data DIR]
                               [--formats csv,xml,sqlite,jsonl,parquet]
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
-                              [--no-jobs-compare] [--no-build] [--tenx]
+                              [--no-jobs-compare] [--no-build] [--tenx] [--no-gzip]
 
 Python 3 standard library only (the peers run in their own venv,
 Benchmarks/.venv, created on demand). See Benchmarks/README.md.
@@ -214,6 +214,20 @@ def generate_data(shared, data, rows, seed, formats):
 
 
 # --------------------------------------------------------------------------- builds
+
+def ensure_gzip(csv_path):
+    """people.csv.gz beside people.csv (gzip -6, made once, remade when older), or None without gzip."""
+    if not shutil.which("gzip"):
+        log("gzip ABSENT: the .csv.gz measurement is skipped")
+        return None
+    gz = csv_path + ".gz"
+    if not os.path.exists(gz) or os.path.getmtime(gz) < os.path.getmtime(csv_path):
+        log("writing %s (gzip -6)" % gz)
+        with open(csv_path, "rb") as src, open(gz + ".part", "wb") as dst:
+            subprocess.run(["gzip", "-6", "-c", "-n"], stdin=src, stdout=dst, check=True)
+        os.replace(gz + ".part", gz)
+    return gz
+
 
 def build_auditor(no_build, auditor_path):
     if not no_build:
@@ -589,8 +603,11 @@ def compute_ratios_and_targets(ms, tenx):
     def rss_ratio(label, num, den, expl):
         return {"ratio": label, "value": ratio(r(num), r(den)), "min": None, "cpu": None, "note": expl}
 
+    a_gz, zcat = get(ms, "auditor.csvgz.j2"), get(ms, "ref.zcat")
     ratios = [
         time_ratio("DuckDB / auditor CSV (time)", duck, a_csv, "> 1: auditor faster"),
+        time_ratio("auditor CSV.gz / gzip -dc (time)", a_gz, zcat, "1 = the inflate alone"),
+        time_ratio("auditor CSV.gz / auditor CSV (time)", a_gz, a_csv, "1 = gzip costs nothing"),
         time_ratio("polars / auditor CSV (time)", pol, a_csv, "> 1: auditor faster"),
         time_ratio("pandera / auditor CSV (time)", pan, a_csv, "> 1: auditor faster"),
         time_ratio("auditor CSV / csvcount byte scan (time)", a_csv, cc, "1 = the byte-scan limit"),
@@ -662,6 +679,10 @@ def compute_ratios_and_targets(ms, tenx):
                                  ratio(w(fastest), w(a_pq)), lambda v: v >= 1.0, "fastest peer/auditor ≥ 1.00",
                                  "needs auditor Parquet and the DuckDB or polars peer", [a_pq]),
                           ratio(wmin(fastest), wmin(a_pq)), lambda v: v >= 1.0))
+    gz_extra = (w(a_gz) - w(a_csv)) / w(zcat) if a_gz and a_csv and zcat and w(zcat) else None
+    targets.append(target("gzip costs ≤ the decompression itself", gz_extra, lambda v: v <= 1.0,
+                          "(auditor .csv.gz − auditor .csv) / gzip -dc ≤ 1.00",
+                          "needs auditor CSV, auditor CSV.gz and gzip (--gzip)", [a_csv, a_gz]))
     if tenx is not None:
         targets.append(tenx)
     wrong = [m for m in ms if m.wrong]
@@ -735,6 +756,9 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the existing release binary")
     ap.add_argument("--tenx", action="store_true",
                     help="also audit a 10× CSV (rows×10) for the memory-flatness check")
+    ap.add_argument("--gzip", action=argparse.BooleanOptionalAction, default=True,
+                    help="also audit people.csv.gz (made beside people.csv with gzip -6) next to its "
+                         "floor, gzip -dc > /dev/null (default: on with csv)")
     ap.add_argument("--auditor", default=os.path.join(REPO, ".build", "release", "auditor"))
     ap.add_argument("--shared", default=os.environ.get("AUDITOR_BENCH_SHARED", DEFAULT_SHARED),
                     help="the shared bench folder with gen.py, peers/, limit/ (default ../shared/bench)")
@@ -799,12 +823,20 @@ def main():
                                   ["sqlite3", paths["sqlite"], "select * from people"], sizes["sqlite"], rows, "ref"))
         else:
             log("ref: sqlite3 CLI ABSENT (apt-get install -y sqlite3); SQLite reference skipped")
+    gz = ensure_gzip(paths["csv"]) if a.gzip and "csv" in formats else None
+    if gz:
+        ms.append(Measurement("ref.zcat", "gzip -dc > /dev/null", "csv", ["gzip", "-dc", gz],
+                              os.path.getsize(gz), rows, "ref"))
     for f in formats:
         base = [auditor, "run", RULES, "--source", "people=" + paths[f], "--format", "json", "-q"]
         jobs = [2, 1] if a.jobs_compare else [2]
         for j in jobs:
             ms.append(Measurement("auditor.%s.j%d" % (f, j), "auditor --jobs %d" % j, f,
                                   base + ["--jobs", str(j)], sizes[f], rows, "auditor"))
+        if f == "csv" and gz:
+            ms.append(Measurement("auditor.csvgz.j2", "auditor --jobs 2 (.csv.gz)", "csv",
+                                  [auditor, "run", RULES, "--source", "people=" + gz, "--format", "json", "-q",
+                                   "--jobs", "2"], os.path.getsize(gz), rows, "auditor"))
     for p in (peers if "jsonl" in formats else []):
         if p in JSONL_PEERS:
             env = dict(os.environ)
@@ -835,6 +867,8 @@ def main():
     log("warming the page cache")
     for f in formats:
         read_file_once(paths[f])
+    if gz:
+        read_file_once(gz)
     for fn in ("departments.csv",):
         if os.path.exists(os.path.join(data, fn)):
             read_file_once(os.path.join(data, fn))

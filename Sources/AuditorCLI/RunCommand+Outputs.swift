@@ -12,6 +12,7 @@ extension RunCommand {
         r.structuralRules = StandardReaders.structuralRules
         r.locale = locale
         r.sources = sources.compactMap(AuditRequest.SourcePath.init(argument:))
+        r.sourceFormats = sourceFormats.compactMap(AuditRequest.SourcePath.init(argument:))
         r.previous = previous.compactMap(AuditRequest.SourcePath.init(argument:))
         r.changedOnly = changedOnly
         r.jobs = threads

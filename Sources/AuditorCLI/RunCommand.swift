@@ -12,9 +12,9 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "The rules file (YAML).", completion: .file(extensions: ["yml", "yaml"]))
     var rules: String
-
     @Option(name: .customLong("source"), help: ArgumentHelp("Replace a source's path, keeping its options.", valueName: "NAME=PATH"), completion: .file())
     var sources: [String] = []
+    @Option(name: .customLong("source-format"), help: ArgumentHelp("Read a source as this format (csv, xml, sqlite...): for standard input ('-', e.g. --source people=-) or a path whose extension does not tell it.", valueName: "NAME=FORMAT")) var sourceFormats: [String] = []
 
     @Option(name: .customLong("previous"), help: ArgumentHelp("The previous snapshot of a source (same format and options): records are matched by their entity's key and classified inserted, updated, deleted or unchanged, and lifecycle rules (on:, immutable, transitions, deleteRule) are checked. Repeatable.", valueName: "NAME=PATH"), completion: .file())
     var previous: [String] = []
@@ -96,6 +96,7 @@ struct RunCommand: ParsableCommand {
             chunkSize < 1 ? "--chunk-size must be at least 1" : nil,
             asOf.map { AuditRequest.instant($0) == nil ? "--as-of must be a date (2026-11-20) or a UTC date-time (2026-11-20T06:00:00Z); got '\($0)'" : nil } ?? nil,
             badPair(sources).map { "--source takes NAME=PATH with a source name and a non-empty path, e.g. --source people=exports/people.csv; got '\($0)'" },
+            badPair(sourceFormats).map { "--source-format takes NAME=FORMAT, e.g. --source-format people=csv; got '\($0)'" },
             badPair(previous).map { "--previous takes NAME=PATH, e.g. --previous people=exports/2026-11-20/people.csv; got '\($0)'" },
             changedOnly && previous.isEmpty ? "--changed-only needs --previous NAME=PATH: the snapshot to compare with" : nil,
             ReportRequest.problem(format: format, output: output, reports: reports),

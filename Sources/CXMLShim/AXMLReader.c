@@ -26,6 +26,15 @@ void axml_use_portable_lines(AXMLReader *r) {
 
 static int io_read(void *ctx, char *buffer, int len) {
     AXMLReader *r = ctx;
+    if (r->stream_read != NULL) {
+        int got = r->stream_read(r->stream_context, buffer, len);
+        if (got < 0) {
+            r->io_errno = EIO;
+            return -1;
+        }
+        r->bytes_read += got;
+        return got;
+    }
     if (r->fd < 0) return -1;
     ssize_t n;
     do {
@@ -97,6 +106,31 @@ AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes)
     if (r->reader == NULL) {
         *error_number = r->io_errno ? r->io_errno : ENOMEM;
         if (r->fd >= 0) close(r->fd);
+        free(r);
+        return NULL;
+    }
+    xmlTextReaderSetStructuredErrorHandler(r->reader, axml_on_libxml_error, r);
+    axml_track_lines(r, 0);
+    return r;
+}
+
+AXMLReader *axml_open_stream(const char *name, axml_read_fn read, void *context, int *error_number) {
+    axml_setup();
+    AXMLReader *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        *error_number = ENOMEM;
+        return NULL;
+    }
+    r->fd = -1;
+    r->stream_read = read;
+    r->stream_context = context;
+    r->collecting_paths = 1;
+    AXMLReader *saved = axml_current;
+    axml_current = NULL;
+    r->reader = xmlReaderForIO(io_read, io_close, r, name, NULL, AXML_PARSE_OPTIONS);
+    axml_current = saved;
+    if (r->reader == NULL) {
+        *error_number = r->io_errno ? r->io_errno : ENOMEM;
         free(r);
         return NULL;
     }

@@ -82,6 +82,8 @@ typedef struct {
 struct AXMLReader {
     xmlTextReaderPtr reader;
     int fd;
+    axml_read_fn stream_read;  /* axml_open_stream: the caller's reader, else NULL */
+    void *stream_context;
     int io_errno;
     int64_t bytes_read;
     int64_t refused;

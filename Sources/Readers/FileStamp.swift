@@ -68,7 +68,7 @@ struct FileStamp: Equatable {
 /// may mix two versions of the file, or miss some. A rewrite that keeps the size, inode and
 /// modification time (within the file system's timestamp granularity) is not seen.
 /// Only regular files are watched: a FIFO or a device has no size to compare.
-struct FileChangeWatch {
+package struct FileChangeWatch {
     let path: String
     let displayPath: String
     /// The file as opened.

@@ -88,7 +88,7 @@ enum Auditor {
     /// - Throws: ``Failure`` when the binary is missing, cannot start, or times out (it is killed).
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:],
-                    timeout: Double = defaultTimeout) throws -> Execution {
+                    timeout: Double = defaultTimeout, standardInput: URL? = nil) throws -> Execution {
         guard let executable else {
             throw Failure(description: "no 'auditor' binary next to the test bundle (\(Bundle.main.bundleURL.path)) nor in .build/debug; run 'swift build' first or set AUDITOR_BINARY")
         }
@@ -115,7 +115,7 @@ enum Auditor {
         }
         env.merge(environment) { _, new in new }
         process.environment = env
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
 

@@ -70,6 +70,8 @@ public struct AuditEngine: Sendable {
     public var registry: ReaderRegistry
     public var options: AuditOptions
     public var toolVersion: String
+    /// Whether this run's reader of standard input has opened it (reset by ``run(_:)``).
+    let standardInputClaim = StandardInputClaim()
 
     public init(registry: ReaderRegistry, options: AuditOptions = AuditOptions(), toolVersion: String = "dev") {
         self.registry = registry
@@ -85,6 +87,8 @@ public struct AuditEngine: Sendable {
     public func run(_ plan: AuditPlan) throws -> AuditResult {
         var plan = plan
         try plan.decodeReaderOptions(registry)     // once, unless the plan already carries them
+        try checkStandardInput(plan)
+        standardInputClaim.reset()
         let started = Date()
         let clock = ContinuousClock.now
         var passes = [Int: EntityPass]()
@@ -249,7 +253,7 @@ public struct AuditEngine: Sendable {
         let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
         do {
             opened = try open(plan, ei, path: path)
-        } catch let e as AuditError where e.code == .invalidRules {
+        } catch let e as AuditError where e.code == .invalidRules || e.code == .usage {
             throw e
         } catch {
             let e = Self.auditError(error, path: path)
@@ -334,7 +338,9 @@ public struct AuditEngine: Sendable {
         let path = override ?? options.sourcePaths[source.name] ?? source.resolvedPath
         // A connection URL is not a file; it is shown without its password (if any).
         let display = SourceURL.redacted(path)
-        if !SourceURL.isURL(path) {
+        if path == Self.standardInput {
+            try standardInputClaim.claim(for: source.name)     // `-`: the one way to read a pipe, once
+        } else if !SourceURL.isURL(path) {
             try InputFile.requireRegular(path)  // a FIFO, device or directory: 66, never a hang
         }
         let factory = try factory(for: source, path: path)
@@ -350,7 +356,15 @@ public struct AuditEngine: Sendable {
 
     /// Reads only the provided keys of an entity (for references to itself or in a cycle).
     private func keyPass(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
-        guard let (reader, _, display, _) = try? open(plan, ei) else { return nil }
+        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        do {
+            opened = try open(plan, ei)
+        } catch let e as AuditError where e.code == .usage {
+            throw e
+        } catch {
+            return nil
+        }
+        let (reader, _, display, _) = opened
         // An input that lacks a field provides no keys; its own pass reports why.
         guard let bound = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
                                            locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
@@ -388,7 +402,7 @@ public struct AuditEngine: Sendable {
         let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
         do {
             opened = try open(plan, ei, path: path)
-        } catch let e as AuditError where e.code == .invalidRules {
+        } catch let e as AuditError where e.code == .invalidRules || e.code == .usage {
             throw e
         } catch {
             return unread(Self.auditError(error, path: display))
@@ -478,6 +492,10 @@ public struct AuditEngine: Sendable {
         if let format = source.format, let f = registry.factory(format: format) { return f }
         if let f = registry.factory(forPath: path) { return f }
         let hint = "add 'format: \(registry.formats.first ?? "csv")' to the source (known formats: \(registry.formats.joined(separator: ", ")))"
+        if path == Self.standardInput {
+            throw AuditError(.usage, "standard input has no extension to tell the format of source '\(source.name)': add "
+                                 + "--source-format \(source.name)=\(registry.formats.first ?? "csv") (formats: \(registry.formats.joined(separator: ", ")))")
+        }
         throw AuditError.invalidRules([Diagnostic(mark: source.pathMark,
                                                   message: "cannot tell the format of '\(SourceURL.redacted(path))' from its extension; \(hint)")])
     }

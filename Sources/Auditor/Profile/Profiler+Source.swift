@@ -19,6 +19,10 @@ extension Profiler {
     ///   record element; the reader's errors.
     public static func profile(path: String, name: String, selector: String?, table: String?, record: String?,
                                registry: ReaderRegistry, jobs: Int) throws -> SourceProfile {
+        if path == AuditEngine.standardInput {
+            throw AuditError(.usage, "auditor profile cannot read standard input ('-'): it may read an input twice (its "
+                                 + "fields, then its values); save the data to a file and profile that")
+        }
         guard let factory = registry.factory(forPath: path) else {
             throw AuditError(.usage, "cannot tell the format of '\(path)' from its extension (known formats: \(registry.formats.joined(separator: ", ")))")
         }

@@ -86,14 +86,27 @@ public struct ReaderRegistry: Sendable {
         factories.first { $0.format == format }
     }
 
-    /// The factory for a path's extension (`people.CSV` → csv; `x.csv.gz` is not handled), or
-    /// for a URL's scheme (`postgresql://…` → postgres).
+    /// Extensions of compressed files, looked through to the format's extension
+    /// (`people.csv.gz` → csv). Whether a file is compressed is decided by its first bytes.
+    package static let compressionExtensions: Set<String> = ["gz", "gzip", "zst", "zstd"]
+
+    /// The factory for a URL's scheme (`postgresql://…` → postgres), or for a path's extension
+    /// (`people.CSV` → csv), after a compression extension (`people.csv.gz`, `people.xml.zst` →
+    /// csv, xml). Nil for standard input (`-`).
     public func factory(forPath path: String) -> ReaderFactory? {
         if let scheme = SourceURL.scheme(of: path) {
             return factories.first { $0.schemes.contains(scheme) }
         }
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        let ext = path[path.index(after: dot)...].lowercased()
-        return factories.first { $0.extensions.contains(ext) }
+        var name = Substring(path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path))
+        for _ in 0..<2 {
+            guard let dot = name.lastIndex(of: ".") else { return nil }
+            let ext = name[name.index(after: dot)...].lowercased()
+            if Self.compressionExtensions.contains(ext) {
+                name = name[..<dot]
+                continue
+            }
+            return factories.first { $0.extensions.contains(ext) }
+        }
+        return nil
     }
 }

@@ -81,6 +81,9 @@ public struct AuditRequest {
     public var locale: String?
     /// `--source NAME=PATH`: replaces a source's path, keeping its options.
     public var sources: [SourcePath] = []
+    /// `--source-format NAME=FORMAT`: reads a source as this format (a `format:` that wins over
+    /// the rules file's), for standard input (`-`) or a path whose extension does not tell it.
+    public var sourceFormats: [SourcePath] = []
     /// `--previous NAME=PATH`: a source's previous snapshot, for lifecycle rules.
     public var previous: [SourcePath] = []
     /// `--changed-only`: evaluate rules only on inserted and updated records (needs ``previous``).

@@ -25,15 +25,30 @@ extension AuditSession {
         return paths
     }
 
+    /// Applies `--source-format NAME=FORMAT` to the plan's sources.
+    /// - Throws: ``AuditError`` `.usage` for a name the rules file does not declare or a format
+    ///   no reader is registered for.
+    static func applyFormats(_ list: [AuditRequest.SourcePath], to plan: inout AuditPlan, registry: ReaderRegistry) throws {
+        for (name, format) in try namedPaths(list, flag: "--source-format", plan: plan).sorted(by: { $0.key < $1.key }) {
+            guard registry.factory(format: format) != nil else {
+                var m = "--source-format \(name)=\(format) names an unknown format '\(format)'"
+                if let c = Suggest.closest(to: format, in: registry.formats) { m += "; did you mean '\(c)'?" }
+                throw AuditError(.usage, m + " (formats: \(registry.formats.joined(separator: ", ")))")
+            }
+            for i in plan.sources.indices where plan.sources[i].name == name { plan.sources[i].format = format }
+        }
+    }
+
     /// What this run must never write: every source (as `--source` replaces it), every
     /// `--previous` snapshot and the rules file, each with its SQLite sidecars. The run adds
     /// the history database (which only SQLite writes) before checking its outputs.
     func protectedFiles(plan: AuditPlan, sourcePaths: [String: String], previousPaths: [String: String]) -> ProtectedFiles {
         var protected = ProtectedFiles()
-        for source in plan.sources {
+        // `-` is standard input, not a file (`-o -` writes to standard output).
+        for source in plan.sources where (sourcePaths[source.name] ?? source.resolvedPath) != AuditEngine.standardInput {
             protected.add(sourcePaths[source.name] ?? source.resolvedPath, role: "the input of source '\(source.name)'")
         }
-        for (name, path) in previousPaths.sorted(by: { $0.key < $1.key }) {
+        for (name, path) in previousPaths.sorted(by: { $0.key < $1.key }) where path != AuditEngine.standardInput {
             protected.add(path, role: "the previous snapshot of source '\(name)'")
         }
         protected.add(plan.rulesPath, role: "the rules file")

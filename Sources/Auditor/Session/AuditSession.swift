@@ -27,7 +27,7 @@ public struct AuditSession {
     ///   reading began are in the outcome instead, with the report.
     public func run() throws -> AuditOutcome {
         let now = request.asOf ?? Int64(Date().timeIntervalSince1970)
-        let plan: AuditPlan
+        var plan: AuditPlan
         var catalog = request.catalog
         switch request.rules {
         case .file(let path):
@@ -41,6 +41,7 @@ public struct AuditSession {
         }
         request.onPlan?(plan)
         let paths = try Self.namedPaths(request.sources, flag: "--source", plan: plan)
+        try Self.applyFormats(request.sourceFormats, to: &plan, registry: request.registry)
         let previousPaths = try Self.namedPaths(request.previous, flag: "--previous", plan: plan)
         // Before the audit writes anything: the baseline may be the report this run replaces.
         let baseline = try request.baseline.map { (fingerprints: try $0.fingerprints(), name: $0.name) }

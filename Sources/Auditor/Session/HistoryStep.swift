@@ -24,7 +24,8 @@ struct HistoryStep {
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source) else { continue }
             let p = sourcePaths[source.name] ?? source.resolvedPath
-            if !inputs.contains(p) { inputs.append(p) }
+            // Standard input cannot be read again to hash it: the history records no hash for it.
+            if !inputs.contains(p), p != AuditEngine.standardInput { inputs.append(p) }
         }
         // Never write to an audited input (nor let a report overwrite the history).
         for other in inputs where SameFile.check(path, other) {

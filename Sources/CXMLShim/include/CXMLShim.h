@@ -97,6 +97,14 @@ typedef struct {
  * `total_bytes` receives the size of a regular file, or -1. Not thread-safe per handle: one
  * handle is used from one thread at a time. */
 AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes);
+/* Reads up to `len` bytes into `buffer`: returns the count, 0 at the end, -1 on an error
+ * (which the caller keeps: the reader then stops with an AXML_ERROR_IO error). */
+typedef int (*axml_read_fn)(void *context, char *buffer, int len);
+/* Creates the reader over a stream the caller reads (a decompressed file, standard input):
+ * `read` is called with `context` until it returns 0 or -1; it is never closed by the reader.
+ * `name` is the document's name for libxml2's messages. Returns NULL and sets *error_number
+ * when the reader cannot be created (ENOMEM, or the stream's error: EIO). */
+AXMLReader *axml_open_stream(const char *name, axml_read_fn read, void *context, int *error_number);
 void axml_free(AXMLReader *reader);
 
 /* Configuration, before the first axml_read. Names are copied (and interned). `ns` is a

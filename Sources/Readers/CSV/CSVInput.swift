@@ -7,66 +7,54 @@ import Darwin
 #endif
 import Auditor
 
-/// A file read with `read(2)` into one reusable buffer.
+/// An input read through a ``ByteSource`` (a file, gzip, zstd or standard input) into one
+/// reusable buffer.
 ///
 /// The buffer holds the bytes `[0, end)`; the reader consumes them from the front and calls
 /// ``refill(keepingFrom:)`` when a record runs past `end`, which moves the unconsumed tail
 /// to the front and reads more. Memory stays at ``initialCapacity`` unless one record is
 /// larger than half of it (the buffer then doubles, up to ``CSVLimits/maxRecordBytes``).
+/// Offsets and lines are those of the (decompressed) text.
 final class CSVInput {
     /// Bytes per buffer (1 MiB): large enough that refills are rare, small enough for the cache.
     static let initialCapacity = 1 << 20
 
     let displayPath: String
-    /// The input's size when it is a regular file.
-    let totalBytes: Int64?
+    /// The input's size when it is a regular file (compressed size for a compressed file).
+    var totalBytes: Int64? { source.totalBytes }
     /// The buffer. Mutable because quoted fields with doubled quotes are unescaped in place.
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// One past the last valid byte.
     private(set) var end = 0
-    /// True once `read(2)` reported the end of the file: `[0, end)` is all that is left.
+    /// True once the source reported its end: `[0, end)` is all that is left.
     private(set) var atEOF = false
-    /// The file offset of `base[0]`.
+    /// The text offset of `base[0]`.
     private(set) var fileOffset: Int64 = 0
-    /// Bytes `read(2)` returned so far (the file's size once ``atEOF``, unless it changed).
-    private(set) var bytesFromFile: Int64 = 0
+    /// Bytes read from the file so far (compressed bytes for a compressed input; the file's
+    /// size once the whole file was read, unless it changed).
+    var bytesFromFile: Int64 { source.rawBytesRead }
     /// The file as opened, to tell at the end whether it changed while it was read (nil for
-    /// a FIFO or a device).
-    let watch: FileChangeWatch?
-    private var descriptor: Int32
+    /// standard input).
+    var watch: FileChangeWatch? { source.watch }
+    /// The stream of the input's (decompressed) bytes.
+    let source: any ByteSource
 
-    /// Opens a file for reading.
+    /// Opens a file (or standard input for `-`) for reading; gzip and zstd are decompressed.
     /// - Parameters:
     ///   - path: The path to open.
     ///   - displayPath: The path as messages show it.
     ///   - capacity: The buffer size in bytes.
     /// - Throws: ``AuditError`` `.missingInput` when the path does not exist, is a directory or
-    ///   cannot be opened.
-    init(path: String, displayPath: String, capacity: Int = CSVInput.initialCapacity) throws {
-        self.displayPath = displayPath
-        // O_NONBLOCK: a file swapped for a FIFO after the engine's InputFile check must not block
-        // the open; blocking reads are restored below.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(errno))
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let cause = CSVInput.describe(errno)
-            close(fd)
-            throw CSVMessages.cannotOpen(displayPath, cause: cause)
-        }
-        let kind = info.st_mode & S_IFMT
-        if kind == S_IFDIR {
-            close(fd)
-            throw CSVMessages.cannotOpen(displayPath, cause: CSVInput.describe(EISDIR))
-        }
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        totalBytes = kind == S_IFREG ? Int64(info.st_size) : nil
-        watch = kind == S_IFREG ? FileChangeWatch(path: path, displayPath: displayPath, opened: FileStamp(info)) : nil
-        descriptor = fd
+    ///   cannot be opened; `.malformedInput` for a compression auditor does not read.
+    convenience init(path: String, displayPath: String, capacity: Int = CSVInput.initialCapacity) throws {
+        try self.init(source: ByteSources.open(path: path, displayPath: displayPath), capacity: capacity)
+    }
+
+    /// Reads `source` (the input takes it over).
+    init(source: any ByteSource, capacity: Int = CSVInput.initialCapacity) {
+        self.source = source
+        displayPath = source.displayPath
         self.capacity = max(capacity, 4)
         base = .allocate(capacity: self.capacity)
     }
@@ -131,25 +119,16 @@ final class CSVInput {
     }
 
     /// Reads once into the free space after `end`: at least one byte, or sets ``atEOF``.
-    /// - Throws: ``AuditError`` `.io` when `read(2)` fails.
+    /// - Throws: ``AuditError`` `.io` when reading fails, `.malformedInput` for a corrupt or
+    ///   truncated compressed stream.
     func readMore() throws(AuditError) {
         guard !atEOF else { return }
-        while true {
-            let n = read(descriptor, base + end, capacity - end)
-            if n > 0 {
-                end += n
-                bytesFromFile += Int64(n)
-                return
-            }
-            if n == 0 {
-                atEOF = true
-                closeDescriptor()
-                return
-            }
-            let code = errno
-            if code == EINTR { continue }
-            throw AuditError(.io, "cannot read '\(displayPath)'; check the disk and the file's permissions",
-                             location: displayPath, cause: CSVInput.describe(code))
+        let n = try source.read(into: base + end, count: capacity - end)
+        if n > 0 {
+            end += n
+        } else {
+            atEOF = true
+            source.close()
         }
     }
 
@@ -183,10 +162,7 @@ final class CSVInput {
 
     /// Closes the file early (after the last read, or when the reader is finished).
     func closeDescriptor() {
-        if descriptor >= 0 {
-            close(descriptor)
-            descriptor = -1
-        }
+        source.close()
     }
 
     /// The text of an `errno` value.

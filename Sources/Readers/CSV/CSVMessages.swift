@@ -27,6 +27,16 @@ enum CSVMessages {
                    location: path, cause: cause)
     }
 
+    /// A corrupt or truncated compressed stream, located at the line of the record it cut
+    /// (the records before it were read and checked); any other error as it is.
+    static func streamError(_ error: AuditError, displayPath: String, line: Int64) -> AuditError {
+        guard error.code == .malformedInput, error.location == displayPath else { return error }
+        var located = error
+        located.location = "\(displayPath):\(line)"
+        located.message += "; the records before line \(line) of the decompressed text were read and checked"
+        return located
+    }
+
     static func emptyFile(_ path: String) -> AuditError {
         AuditError(.malformedInput,
                    "empty file: no header; a CSV source needs a header line, or set header: false and list columns:",
@@ -49,10 +59,13 @@ enum CSVMessages {
                    location: location(path, line, column))
     }
 
-    static func headerNotUTF8(_ path: String, line: Int64, column: Int, field: Int) -> AuditError {
+    static func headerNotUTF8(_ path: String, line: Int64, column: Int, field: Int, compressed: Bool = false) -> AuditError {
         AuditError(.malformedInput,
-                   "field \(field) of the header is not valid UTF-8; save the file as UTF-8 "
-                       + "(for example with iconv -t utf-8)",
+                   compressed
+                       ? "field \(field) of the header of the decompressed text is not valid UTF-8; convert the "
+                           + "decompressed text to UTF-8 (for example with iconv -t utf-8) and compress it again"
+                       : "field \(field) of the header is not valid UTF-8; save the file as UTF-8 "
+                           + "(for example with iconv -t utf-8)",
                    location: location(path, line, column))
     }
 

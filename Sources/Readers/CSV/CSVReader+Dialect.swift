@@ -45,7 +45,8 @@ extension CSVReader {
             at = CSVReader.locate(in: input.base, start + offset, recordStart: start, recordLine: 1)
         }
         throw CSVMessages.foreignEncoding(input.displayPath, encoding, line: at.line, column: at.column,
-                                          byte: encoding == .latin1 ? bytes[offset] : nil)
+                                          byte: encoding == .latin1 ? bytes[offset] : nil,
+                                          compression: input.source.compression)
     }
 
     /// The encoding that `bytes` (the start of a file) are likely in, when they are not UTF-8,
@@ -176,8 +177,14 @@ extension CSVMessages {
     }
 
     static func foreignEncoding(_ path: String, _ encoding: CSVReader.ForeignEncoding, line: Int64, column: Int,
-                                byte: UInt8?) -> AuditError {
-        let convert = "iconv -f \(encoding.iconvName) -t UTF-8 '\(path)' > converted.csv"
+                                byte: UInt8?, compression: InputCompression = .none) -> AuditError {
+        let iconv = "iconv -f \(encoding.iconvName) -t UTF-8"
+        // The text of a compressed file is what was sniffed: convert the decompressed text.
+        let convert = switch compression {
+        case .none: "\(iconv) '\(path)' > converted.csv"
+        case .gzip: "gzip -dc '\(path)' | \(iconv) | gzip > converted.csv.gz"
+        case .zstd: "zstd -dc '\(path)' | \(iconv) | zstd > converted.csv.zst"
+        }
         let what: String
         switch encoding {
         case .utf16LE, .utf16BE, .utf32LE, .utf32BE:

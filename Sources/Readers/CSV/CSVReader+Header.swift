@@ -67,7 +67,8 @@ extension CSVReader {
             }
             if checked, !CSVUTF8.isValid(base, from: span.start, to: span.start + length) {
                 let (at, column) = locate(fieldStart, recordStart: position, recordLine: line)
-                throw CSVMessages.headerNotUTF8(input.displayPath, line: at, column: column, field: field + 1)
+                throw CSVMessages.headerNotUTF8(input.displayPath, line: at, column: column, field: field + 1,
+                                                compressed: input.source.compression != .none)
             }
             let name = String(decoding: UnsafeBufferPointer(start: base + span.start, count: length), as: UTF8.self)
             if checked, name.isEmpty {

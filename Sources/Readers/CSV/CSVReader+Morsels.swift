@@ -269,7 +269,7 @@ struct CSVMorsel: RecordMorsel {
                     error = CSVMessages.recordTooLong(context.displayPath, line: at, column: column,
                                                       quoted: openQuote != nil, limit: context.maxRecordBytes)
                 case .readError(let readError)?:
-                    error = readError
+                    error = CSVMessages.streamError(readError, displayPath: context.displayPath, line: base + recordLine)
                 default:
                     error = AuditError(.internal, "the CSV reader cut a morsel inside a record; read with --jobs 1",
                                        location: context.displayPath)

@@ -40,8 +40,11 @@ import Auditor
     public var structuralRules: [StructuralRule] { [CSVMessages.raggedRule, CSVMessages.encodingRule] }
     /// Bytes of the file consumed by the records returned so far (and the header).
     /// (With `parallelism > 1`: the bytes cut into morsels so far.)
-    public var bytesRead: Int64 { input.fileOffset + Int64(position) }
-    /// The file's size, when it is a regular file.
+    /// For a compressed file: the compressed bytes read so far (progress against ``totalBytes``).
+    public var bytesRead: Int64 {
+        input.source.compression == .none ? input.fileOffset + Int64(position) : input.bytesFromFile
+    }
+    /// The file's size, when it is a regular file (its compressed size when it is compressed).
     public var totalBytes: Int64? { input.totalBytes }
 
     let input: CSVInput
@@ -204,7 +207,7 @@ import Auditor
                 do {
                     try input.readMore()
                 } catch let failure {
-                    error = failure
+                    error = CSVMessages.streamError(failure, displayPath: input.displayPath, line: line)
                 }
                 base = input.base
                 end = input.end

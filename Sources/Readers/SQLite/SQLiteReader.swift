@@ -55,7 +55,10 @@ package final class SQLiteReader: RecordReader {
             guard let node, !node.isNull else { return DefaultReaderOptions() }
             return try SQLiteOptions.decode(node, sourceName: "")
         },
-        open: { request in try SQLiteReader(request: request) })
+        open: { request in
+            try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "an SQLite database")
+            return try SQLiteReader(request: request)
+        })
 
     /// Opens a database and prepares the records' SELECT.
     /// - Throws: ``AuditError``: `.invalidRules` (bad `sqlite:` block, refused query),

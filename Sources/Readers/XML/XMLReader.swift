@@ -35,7 +35,8 @@ import Darwin
     public let schema: Schema
     public var locationStyle: LocationStyle { .element(path: recordText) }
     public var structuralRules: [StructuralRule] { [Self.repeatedFieldRule] }
-    public var bytesRead: Int64 { axml_bytes_read(handle) }
+    /// Bytes of the file read so far (compressed bytes for a compressed file).
+    public var bytesRead: Int64 { feed?.source.rawBytesRead ?? axml_bytes_read(handle) }
     public let totalBytes: Int64?
 
     /// External loads (DTDs, entities) the document asked for and this reader refused.
@@ -52,6 +53,8 @@ import Darwin
         message: "field '{field}' occurs {count} times in the record; the first one was used (map it with 'as: list' to read them all)")
 
     let handle: OpaquePointer
+    /// The stream libxml2 reads for a compressed file or standard input (nil: it reads the file itself).
+    let feed: XMLStreamFeed?
     let displayPath: String
     /// The `record:` path as the rules file wrote it, and parsed.
     let recordText: String
@@ -103,7 +106,12 @@ import Darwin
 
         var errorNumber: Int32 = 0
         var size: Int64 = -1
-        guard let handle = axml_open(path, &errorNumber, &size) else {
+        // Compressed or standard input: libxml2 reads our decompressed stream (never its own gzip support).
+        let feed = ByteSources.isPlainFile(path) ? nil : XMLStreamFeed(try ByteSources.open(path: path, displayPath: display))
+        let opened = feed.map { axml_open_stream(display, XMLStreamFeed.read, Unmanaged.passUnretained($0).toOpaque(), &errorNumber) }
+            ?? axml_open(path, &errorNumber, &size)
+        guard let handle = opened else {
+            if let error = feed?.error { throw error }
             let reason = String(cString: strerror(errorNumber))
             switch errorNumber {
             case ENOENT, ENOTDIR:
@@ -116,21 +124,22 @@ import Darwin
                 throw AuditError(.missingInput, "cannot open the XML file", location: display, cause: reason)
             }
         }
+        self.feed = feed
         self.handle = handle
         self.displayPath = display
         self.schema = Schema(fields: fields)
-        self.totalBytes = size >= 0 ? size : nil
+        self.totalBytes = feed.map { $0.source.totalBytes } ?? (size >= 0 ? size : nil)
         self.recordText = XMLPathSyntax.trim(options.record)
         self.recordPath = record
         self.fieldPaths = fields.map { options.fields[$0]?.path }
         self.missingFieldsAllowed = missingFieldsAllowed
         self.fieldSeen = [Bool](repeating: false, count: fields.count)
-        let opened = axml_file_stat(handle).pointee
-        self.watch = opened.regular == 0 ? nil : FileChangeWatch(
+        let stat = axml_file_stat(handle).pointee
+        self.watch = feed.map { $0.source.watch } ?? (stat.regular == 0 ? nil : FileChangeWatch(
             path: path, displayPath: display,
-            opened: FileStamp(device: opened.device, inode: opened.inode, size: opened.size,
-                              modifiedSeconds: Int(opened.modified_seconds),
-                              modifiedNanoseconds: Int(opened.modified_nanoseconds)))
+            opened: FileStamp(device: stat.device, inode: stat.inode, size: stat.size,
+                              modifiedSeconds: Int(stat.modified_seconds),
+                              modifiedNanoseconds: Int(stat.modified_nanoseconds))))
 
         var ok = true
         switch record {
@@ -273,6 +282,14 @@ import Darwin
 
     private func makeError() -> AuditError {
         let e = axml_error(handle).pointee
+        if let streamError = feed?.error {
+            // A corrupt or truncated compressed stream: located at the line libxml2 reached.
+            guard streamError.code == .malformedInput, streamError.location == displayPath, e.line > 0 else { return streamError }
+            var located = streamError
+            located.location = "\(displayPath):\(e.line)"
+            located.message += "; the records before line \(e.line) of the decompressed text were read and checked"
+            return located
+        }
         let message = Self.printable(withUnsafeBytes(of: e.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         })
