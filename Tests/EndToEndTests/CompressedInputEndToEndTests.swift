@@ -110,5 +110,27 @@ struct CompressedInputEndToEndTests {
                                      standardInput: csv)
         #expect(sqlite.status == 64 || sqlite.status == 65, "\(sqlite)")
         #expect(sqlite.stderrText.contains("random access"), "\(sqlite)")
+        let parquet = try Auditor.run(["run", "rules/people.yml", "--source", "people=-", "--source-format", "people=parquet"],
+                                      standardInput: csv)
+        #expect(parquet.status == 64, "\(parquet)")
+        #expect(parquet.stderrText.contains("random access"), "\(parquet)")
+    }
+
+    /// Parquet needs random access: a gzipped Parquet file is refused (65) with the advice to
+    /// decompress it, never read as a corrupt footer.
+    @Test func aCompressedParquetFileIsRefused() throws {
+        let fixture = Auditor.packageRoot.appendingPathComponent("Tests/ReadersTests/Fixtures/parquet/flat-plain-none-v1.parquet")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-pq-gz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gz = dir.appendingPathComponent("people.parquet.gz")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -c < \"$1\" > \"$2\"", "sh", fixture.path, gz.path]
+        try process.run()
+        process.waitUntilExit()
+        let run = try Auditor.run(["run", "rules/people.yml", "--source", "people=\(gz.path)"])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderrText.contains("gzip-compressed") && run.stderrText.contains("decompress it first"), "\(run)")
     }
 }

@@ -84,4 +84,23 @@ struct JSONLEndToEndTests {
         let text2 = try assertExecute(["run", "rules/people.yml", "--source", "people=\(file.path)"], exitCode: 1, timeout: 120)
         #expect(String(decoding: text2.stdout, as: UTF8.self).contains("people.jsonl:2"))
     }
+
+    /// Compressed and streamed JSON Lines (issue 15): the reader reads through the same
+    /// decompressing input as CSV, so a gzipped file and standard input give the plain file's
+    /// counts, and a truncated gzip exits 65.
+    @Test("people.jsonl.gz and --source people=- give the plain file's counts")
+    func gzipAndStandardInput() throws {
+        let jsonl = try Self.converted.get()
+        let gz = try CompressedInputEndToEndTests.compressed(jsonl.lastPathComponent, "gzip", suffix: ".gz")
+        let base = ["run", "rules/people.yml", "--format", "json"]
+        let plain = try assertExecute(base + ["--source", "people=\(jsonl.path)"], exitCode: 1, timeout: 300)
+        let zipped = try assertExecute(base + ["--source", "people=\(gz.path)"], exitCode: 1, timeout: 300)
+        let piped = try Auditor.run(base + ["--source", "people=-", "--source-format", "people=jsonl"],
+                                    timeout: 300, standardInput: gz)
+        #expect(piped.status == 1, "\(piped)")
+        let counts = try ReportJSON(plain.stdout).violationsByRule()
+        #expect(counts.values.reduce(0, +) > 0)
+        #expect(try ReportJSON(zipped.stdout).violationsByRule() == counts)
+        #expect(try ReportJSON(piped.stdout).violationsByRule() == counts)
+    }
 }

@@ -37,7 +37,10 @@ package final class ParquetReader: RecordReader {
             }
             return DefaultReaderOptions()
         },
-        open: { request in try ParquetReader(request: request) })
+        open: { request in
+            try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "a Parquet file")
+            return try ParquetReader(request: request)
+        })
 
     private let file: ParquetFile
     private let meta: ParquetFileMetaData
