@@ -13,7 +13,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The rules file (YAML).", completion: .file(extensions: ["yml", "yaml"]))
     var rules: String
 
-    @Option(name: .customLong("source"), help: ArgumentHelp("Replace a source's path, keeping its options.", valueName: "NAME=PATH"), completion: .file())
+    @Option(name: .customLong("source"), help: ArgumentHelp("Replace a source's path, keeping its options: a file, a folder (its files of the format, sorted) or a quoted glob ('parts/*.csv'). Once per source; NAME+=PATH adds a file, folder or glob to it instead (several files read as one source).", valueName: "NAME=PATH"), completion: .file())
     var sources: [String] = []
 
     @Option(name: .customLong("previous"), help: ArgumentHelp("The previous snapshot of a source (same format and options): records are matched by their entity's key and classified inserted, updated, deleted or unchanged, and lifecycle rules (on:, immutable, transitions, deleteRule) are checked. Repeatable.", valueName: "NAME=PATH"), completion: .file())
