@@ -168,4 +168,49 @@ struct MultiFileSourceCaseTests {
         let sample = try #require((report.rules(withID: "Person.id.unique").first?["samples"] as? [[String: Any]])?.first)
         #expect((sample["location"] as? [String: Any])?["path"] as? String == "parts/a.csv")
     }
+
+    @Test(arguments: ["1", "2"])
+    func aMalformedFileEndsTheReadAtThatFile(jobs: String) throws {
+        let s = try scratch(["parts/a.csv": "id,name\n1,Ann\n", "parts/b.csv": "id,name\n2,\"Bob\n", "parts/c.csv": "id,name\n3,Cy\n"])
+        defer { s.remove() }
+        let run = try assertExecute(["run", "rules.yml", "--format", "json", "--jobs", jobs], in: s.url, exitCode: 65,
+                                    stderrContains: ["parts/b.csv:2"])
+        let inputs = try ReportJSON(run.stdout).inputs
+        #expect(inputs.map { $0["complete"] as? Bool } == [true, false, false])
+        #expect(inputs.map { integer($0["errorStatus"]) } == [nil, 65, nil])
+        #expect((inputs.last?["error"] as? String)?.contains("stopped at the error in parts/b.csv") == true)
+    }
+
+    @Test func noOutputMayOverwriteAnyFileOfTheSource() throws {
+        let s = try scratch(["parts/a.csv": "id,name\n1,Ann\n", "parts/b.csv": "id,name\n2,Bob\n"])
+        defer { s.remove() }
+        try assertExecute(["run", "rules.yml", "-o", "parts/b.csv"], in: s.url, exitCode: 64, stderrContains: ["parts/b.csv"])
+        #expect(try String(contentsOfFile: s.path("parts/b.csv"), encoding: .utf8) == "id,name\n2,Bob\n")
+    }
+
+    @Test func xmlFilesAreOneSourceToo() throws {
+        let s = try Scratch("multi-xml")
+        defer { s.remove() }
+        try s.write("rules.yml", """
+            version: 1
+            sources:
+              people: { path: "x/*.xml", xml: { record: /people/person } }
+            entities:
+              Person:
+                source: people
+                key: [id]
+                attributes:
+                  id: { type: integer, unique: true }
+                  name: { type: string, required: true }
+            """)
+        try s.write("x/a.xml", "<people>\n<person><id>1</id><name>Ann</name></person>\n</people>\n")
+        try s.write("x/b.xml", "<people>\n<person><id>2</id><name>Bob</name></person>\n<person><id>1</id></person>\n</people>\n")
+        let run = try assertExecute(["run", "rules.yml", "--format", "json"], in: s.url, exitCode: 1)
+        let report = try ReportJSON(run.stdout)
+        #expect(integer(report.rules(withID: "Person.id.unique").first?["violations"]) == 1)
+        #expect(integer(report.rules(withID: "Person.name.required").first?["violations"]) == 1)
+        let sample = try #require((report.rules(withID: "Person.id.unique").first?["samples"] as? [[String: Any]])?.first)
+        #expect((sample["location"] as? [String: Any])?["text"] as? String == "x/b.xml:3")
+        #expect(report.inputs.map { integer($0["records"]) } == [1, 2])
+    }
 }

@@ -456,7 +456,8 @@ public struct AuditEngine: Sendable {
         summary.seconds = (ContinuousClock.now - t0).seconds
         var pass = EntityPass(accumulator: acc, summary: summary, error: error)
         if let files = opened.files {
-            let stoppedAt = error == nil ? nil : (reader as? MultiFileReader)?.index
+            // The pass's error is the earliest failing file's (the reader may have read ahead).
+            let stoppedAt = error == nil ? nil : min(files.failedFile ?? files.paths.count - 1, files.paths.count - 1)
             let perFile = Self.fileSummaries(files, summary, stoppedAt: stoppedAt)
             pass.files = perFile.summaries
             pass.fileErrors = perFile.errors

@@ -26,6 +26,9 @@ class MultiFileReader: RecordReader {
     private var records = 0
     private var finishedBytes: Int64 = 0
     let totalBytes: Int64?
+    /// The first file's fields when it was opened: what each later file must have when opened
+    /// (a reader that learns its fields only by reading, XML, has none yet at either time).
+    let openedFields: [String]
 
     /// - Parameters:
     ///   - first: The first file's reader, already open.
@@ -38,6 +41,7 @@ class MultiFileReader: RecordReader {
         self.first = first
         self.firstIndex = firstIndex
         index = firstIndex
+        openedFields = first.availableFields
         self.files = files
         self.openFile = openFile
         current = first
@@ -60,6 +64,15 @@ class MultiFileReader: RecordReader {
     var bytesRead: Int64 { finishedBytes + (current?.bytesRead ?? 0) }
 
     func nextChunk(maxRecords: Int) throws -> RecordChunk? {
+        do {
+            return try nextChunkOfAnyFile(maxRecords: maxRecords)
+        } catch {
+            files.noteFailure(index)
+            throw error
+        }
+    }
+
+    private func nextChunkOfAnyFile(maxRecords: Int) throws -> RecordChunk? {
         while let reader = try currentReader() {
             guard var chunk = try reader.nextChunk(maxRecords: maxRecords) else {
                 try endFile()
@@ -95,7 +108,8 @@ class MultiFileReader: RecordReader {
             let path = files.paths[index]
             do {
                 let reader = try openFile(path)
-                if let problem = Self.headerProblem(reader, first, path: path, firstPath: files.path(firstIndex)) {
+                if let problem = Self.headerProblem(reader, expected: openedFields, first.schema.fields, path: path,
+                                                    firstPath: files.path(firstIndex)) {
                     files.setError(index, problem)
                     continue
                 }
@@ -124,9 +138,10 @@ class MultiFileReader: RecordReader {
     }
 
     /// Why a file cannot be read as part of the source: its fields differ from the first file's.
-    static func headerProblem(_ reader: any RecordReader, _ first: any RecordReader, path: String, firstPath: String) -> AuditError? {
-        let fields = reader.availableFields, expected = first.availableFields
-        guard fields != expected || reader.schema.fields != first.schema.fields else { return nil }
+    static func headerProblem(_ reader: any RecordReader, expected: [String], _ schema: [String], path: String,
+                              firstPath: String) -> AuditError? {
+        let fields = reader.availableFields
+        guard fields != expected || reader.schema.fields != schema else { return nil }
         let missing = expected.filter { !fields.contains($0) }, extra = fields.filter { !expected.contains($0) }
         var parts = [String]()
         if !missing.isEmpty { parts.append("it lacks " + missing.map { "'\($0)'" }.joined(separator: ", ")) }
@@ -150,6 +165,15 @@ final class MultiFileMorselReader: MultiFileReader, MorselReader {
     }
 
     func nextMorsel(maxRecords: Int) throws -> (any RecordMorsel)? {
+        do {
+            return try nextMorselOfAnyFile(maxRecords: maxRecords)
+        } catch {
+            files.noteFailure(index)
+            throw error
+        }
+    }
+
+    private func nextMorselOfAnyFile(maxRecords: Int) throws -> (any RecordMorsel)? {
         while let reader = try currentReader() {
             guard let morsels = reader as? any MorselReader else {
                 // Not possible for files of one format; refused rather than read wrongly.
@@ -164,24 +188,30 @@ final class MultiFileMorselReader: MultiFileReader, MorselReader {
             }
             let origin = pendingOrigin
             pendingOrigin = nil
-            return index == 0 ? morsel : FileMorsel(inner: morsel, origin: origin, file: index)
+            return FileMorsel(inner: morsel, origin: origin, file: index, files: files)
         }
         return nil
     }
 }
 
-/// A morsel of a file after the first: its locations carry the file, the first one resets the base.
+/// A morsel of a multi-file source: its locations carry the file (the first morsel of a file
+/// after the first resets the base), its failure names the file that failed.
 struct FileMorsel: RecordMorsel {
     var inner: any RecordMorsel
     var origin: Int64?
     var file: Int
+    /// Told which file failed (the failure is made only when the morsel is placed in order).
+    var files: SourceFiles
 
     func parse() -> ParsedMorsel {
         var parsed = inner.parse()
         parsed.locationOrigin = origin
         if let failure = parsed.failure {
-            let file = self.file
-            parsed.failure = { base in failure(base - FileLocation.pack(file: file, 0)) }
+            let file = self.file, files = self.files
+            parsed.failure = { base in
+                files.noteFailure(file)
+                return failure(base - FileLocation.pack(file: file, 0))
+            }
         }
         return parsed
     }

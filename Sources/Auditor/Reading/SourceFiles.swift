@@ -49,6 +49,7 @@ package final class SourceFiles: @unchecked Sendable {
     private var records: [Int]
     private var errors: [AuditError?]
     private var lastFile = -1
+    private var failed: Int?
 
     /// - Parameters:
     ///   - paths: The files, in reading order.
@@ -95,6 +96,15 @@ package final class SourceFiles: @unchecked Sendable {
     func setError(_ index: Int, _ error: AuditError) {
         lock.withLock { if errors.indices.contains(index), errors[index] == nil { errors[index] = error } }
     }
+
+    /// Notes that the error that ends the pass came from file `index`. Several may be noted
+    /// (the producer reads ahead of the evaluation); the pass's error is the earliest file's.
+    func noteFailure(_ index: Int) {
+        lock.withLock { failed = min(failed ?? index, index) }
+    }
+
+    /// The file whose error ended the pass, if one did.
+    var failedFile: Int? { lock.withLock { failed } }
 
     /// Why file `index` was not read (or not fully), if it was not.
     func error(_ index: Int) -> AuditError? {
