@@ -47,6 +47,7 @@ extension AuditEngine {
         guard paths.count <= FileLocation.maxFiles else {
             throw AuditError(.usage, "source '\(source.name)' has \(paths.count) files; at most \(FileLocation.maxFiles) are read as one source")
         }
+        try InputFile.requireRegular(path)      // a FIFO or device: 66 before its format is asked for
         let factory = try factory(for: source, path: path)
         // The block decoded with the plan; a source without one for this format gets the
         // reader's defaults (or the reader says what the block must name).

@@ -48,7 +48,7 @@ package enum InputSet {
                 found = try folder(entry, extensions: extensions)
                 if found.isEmpty {
                     let kinds = extensions.map { "." + $0 }.joined(separator: ", ")
-                    throw AuditError(.missingInput, "the folder '\(entry)' has no file ending in \(kinds) "
+                    throw AuditError(.missingInput, "the folder (directory) '\(entry)' has no file ending in \(kinds) "
                                          + "(hidden files and subfolders are not read)", location: entry)
                 }
             } else {
