@@ -22,8 +22,14 @@ import Darwin
 /// keep their given order; a file given twice (by two entries) is read once, where it first appears.
 package enum InputSet {
     /// True when the entry is a glob pattern rather than a path.
+    /// A URL (`postgresql://...?host=...#table`) is never a pattern nor a folder.
     public static func isPattern(_ entry: String) -> Bool {
-        entry.contains("*") || entry.contains("?") || entry.contains("[")
+        !isURL(entry) && (entry.contains("*") || entry.contains("?") || entry.contains("["))
+    }
+
+    /// True for a database URL (`scheme://...`), which is taken as it is.
+    public static func isURL(_ entry: String) -> Bool {
+        entry.contains("://")
     }
 
     /// Expands entries into files.
@@ -44,7 +50,7 @@ package enum InputSet {
                     throw AuditError(.missingInput, "the pattern '\(entry)' matches no file; check the pattern "
                                          + "(quote it in the shell so that auditor expands it) and the folder", location: entry)
                 }
-            } else if isDirectory(entry) {
+            } else if !isURL(entry), isDirectory(entry) {
                 found = try folder(entry, extensions: extensions)
                 if found.isEmpty {
                     let kinds = extensions.map { "." + $0 }.joined(separator: ", ")
