@@ -19,7 +19,7 @@ let package = Package(
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
                                                 .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim"], path: "Sources/Readers"),
+        .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ"], path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        // PostgreSQL sources: libpq, the reference client (every authentication method, TLS, COPY).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
         .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"]),

@@ -4,7 +4,7 @@ SQLite forms of the shared workload, next to the reference points and peers,
 measured in ONE run so that the ratios mean something on a noisy machine.
 
     python3 Benchmarks/run.py [--rows 1000000] [--seed 7] [--runs 3] [--data DIR]
-                              [--formats csv,xml,sqlite]
+                              [--formats csv,xml,sqlite,jsonl]
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
                               [--no-jobs-compare] [--no-build] [--tenx]
 
@@ -41,7 +41,13 @@ LIMIT_DIR = os.path.join(HERE, ".build-limit")
 RESULTS = os.path.join(HERE, "results")
 RULES = os.path.join(REPO, "rules", "people.yml")
 
-FORMAT_FILE = {"csv": "people.csv", "xml": "people.xml", "sqlite": "people.sqlite"}
+FORMAT_FILE = {"csv": "people.csv", "xml": "people.xml", "sqlite": "people.sqlite", "jsonl": "people.jsonl"}
+# people.jsonl is not a gen.py format: scripts/csv-to-jsonl.py makes it from people.csv
+# (ragged rows repaired), so its counts are expected.json's "xml" ones (csv.row.ragged 0).
+CONVERTED = {"jsonl"}
+EXPECTED_FORMAT = {"jsonl": "xml"}
+# The peers that also read the JSON Lines form (Benchmarks/peers_jsonl.py).
+JSONL_PEERS = {"duckdb": "DuckDB read_json (peer)", "polars": "polars read_ndjson (peer)"}
 ALL_PEERS = ["duckdb", "polars", "pandera", "frictionless"]
 PEER_SCRIPT = {"duckdb": "duckdb_sql.py", "polars": "polars_expr.py",
                "pandera": "pandera_polars.py", "frictionless": "frictionless_peer.py"}
@@ -155,6 +161,20 @@ def ratio(a, b):
 # --------------------------------------------------------------------------- data
 
 def ensure_data(shared, data, rows, seed, formats):
+    exp = generate_data(shared, data, rows, seed,
+                        sorted({f for f in formats if f not in CONVERTED} | ({"csv"} if "jsonl" in formats else set())))
+    jsonl = os.path.join(data, "people.jsonl")
+    csv_path = os.path.join(data, "people.csv")
+    if "jsonl" in formats and (not os.path.exists(jsonl) or os.path.getmtime(jsonl) < os.path.getmtime(csv_path)):
+        log("data: converting people.csv to people.jsonl (scripts/csv-to-jsonl.py)")
+        r = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "csv-to-jsonl.py"), csv_path, jsonl],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        if r.returncode != 0:
+            die("csv-to-jsonl.py failed with status %d" % r.returncode)
+    return exp
+
+
+def generate_data(shared, data, rows, seed, formats):
     exp_path = os.path.join(data, "expected.json")
     if os.path.exists(exp_path):
         try:
@@ -290,7 +310,7 @@ def check_auditor_report(shared, data, report, fmt):
     """-> dict(passed, failed, skipped, wrong=[...], usable) from check_report.py."""
     checked = benchmark_ids(report)
     r = subprocess.run([sys.executable, os.path.join(shared, "check_report.py"),
-                        os.path.join(data, "expected.json"), checked, "--format", fmt],
+                        os.path.join(data, "expected.json"), checked, "--format", EXPECTED_FORMAT.get(fmt, fmt)],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if checked != report:
         os.remove(checked)
@@ -306,9 +326,9 @@ def check_auditor_report(shared, data, report, fmt):
     return res
 
 
-def check_peer_output(shared, data, out_path):
+def check_peer_output(shared, data, out_path, fmt="csv"):
     r = subprocess.run([sys.executable, os.path.join(shared, "peers", "check_peer.py"),
-                        os.path.join(data, "expected.json"), out_path, "--format", "csv"],
+                        os.path.join(data, "expected.json"), out_path, "--format", EXPECTED_FORMAT.get(fmt, fmt)],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     try:
         return json.loads(r.stdout.strip().splitlines()[-1])
@@ -424,7 +444,7 @@ def run_one(m, round_index, shared, data, exp, scratch):
             m.verdict = "ERROR (exit %d)" % s["status"]
             log("  %s: FAILED %s" % (m.label, m.error))
             return
-        c = check_peer_output(shared, data, out)
+        c = check_peer_output(shared, data, out, m.fmt)
         v = c.get("verdict")
         extra = []
         if c.get("diffs"):
@@ -542,9 +562,15 @@ def compute_ratios_and_targets(ms, tenx):
         time_ratio("auditor XML / xmllint --stream (time)", a_xml, xl, "1 = libxml2's own pass"),
         time_ratio("auditor SQLite / sqlite3 CLI scan (time)", a_sql, sq, "1 = SQLite's own pass"),
     ]
-    for fmt in ("csv", "xml", "sqlite"):
+    a_jsonl = get(ms, "auditor.jsonl.j2")
+    ratios += [
+        time_ratio("auditor JSON Lines / auditor CSV (time)", a_jsonl, a_csv, "same 1M rows; the JSONL file is ~2x the bytes"),
+        time_ratio("DuckDB read_json / auditor JSON Lines (time)", get(ms, "peer.duckdb.jsonl"), a_jsonl, "> 1: auditor faster"),
+        time_ratio("polars read_ndjson / auditor JSON Lines (time)", get(ms, "peer.polars.jsonl"), a_jsonl, "> 1: auditor faster"),
+    ]
+    for fmt in ("csv", "xml", "sqlite", "jsonl"):
         j1, j2 = get(ms, "auditor.%s.j1" % fmt), get(ms, "auditor.%s.j2" % fmt)
-        ratios.append(time_ratio("%s: --jobs 1 / --jobs 2 (time)" % {"csv": "CSV", "xml": "XML", "sqlite": "SQLite"}[fmt],
+        ratios.append(time_ratio("%s: --jobs 1 / --jobs 2 (time)" % {"csv": "CSV", "xml": "XML", "sqlite": "SQLite", "jsonl": "JSON Lines"}[fmt],
                                  j1, j2, "2 = perfect scaling on 2 cores; cpu: j1/j2 CPU seconds"))
 
     def target(name, value, ok_fn, goal, missing_why, uses=()):
@@ -670,7 +696,7 @@ def main():
     formats = [f.strip() for f in a.formats.split(",") if f.strip()]
     for f in formats:
         if f not in FORMAT_FILE:
-            die("unknown format %r (csv, xml, sqlite)" % f)
+            die("unknown format %r (csv, xml, sqlite, jsonl)" % f)
     if a.skip_peers:
         peers = []
     elif a.peers is None:
@@ -683,8 +709,8 @@ def main():
         for p in peers:
             if p not in ALL_PEERS:
                 die("unknown peer %r (%s)" % (p, ",".join(ALL_PEERS)))
-    if peers and "csv" not in formats:
-        log("peers: they read the CSV form only; --formats has no csv, so they are skipped")
+    if peers and "csv" not in formats and "jsonl" not in formats:
+        log("peers: they read the CSV (and JSON Lines) form only; --formats has neither, so they are skipped")
         peers = []
 
     uptime_start = uptime_line()
@@ -726,7 +752,16 @@ def main():
         for j in jobs:
             ms.append(Measurement("auditor.%s.j%d" % (f, j), "auditor --jobs %d" % j, f,
                                   base + ["--jobs", str(j)], sizes[f], rows, "auditor"))
-    for p in peers:
+    for p in (peers if "jsonl" in formats else []):
+        if p in JSONL_PEERS:
+            env = dict(os.environ)
+            env.pop("PYTHONPATH", None)
+            env["AUDITOR_BENCH_SHARED"] = shared
+            ms.append(Measurement("peer.%s.jsonl" % p, JSONL_PEERS[p], "jsonl",
+                                  [venv_python(), os.path.join(HERE, "peers_jsonl.py"), p, data],
+                                  sizes["jsonl"], rows, "peer",
+                                  stdout=os.path.join(scratch, "peer.%s.jsonl.out" % p), env=env))
+    for p in (peers if "csv" in formats else []):
         env = dict(os.environ)
         env.pop("PYTHONPATH", None)
         argv = [venv_python(), os.path.join(shared, "peers", PEER_SCRIPT[p]), data]

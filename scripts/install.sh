@@ -11,8 +11,8 @@
 #   --binary PATH   install this binary instead of building one
 #
 # The binary carries the Swift runtime and Foundation (--static-swift-stdlib), so the machine
-# it runs on needs no Swift. It needs only two C libraries, as Debian packages:
-#   libsqlite3-0 and libxml2 (Debian 12; the same names on Ubuntu 22.04 and later).
+# it runs on needs no Swift. It needs only three C libraries, as Debian packages:
+#   libsqlite3-0, libxml2 and libpq5 (Debian 12; the same names on Ubuntu 22.04 and later).
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -6,7 +6,7 @@
 # Writes DIR/auditor-VERSION-linux-ARCH.tar.gz (DIR defaults to out/), holding
 # auditor-VERSION/ with bin/auditor (static Swift runtime), the man page, the shell
 # completions, the bundled example and INSTALL. Unpack it anywhere; the machine needs only
-# Debian's libsqlite3-0 and libxml2 (see INSTALL). scripts/test-release.sh tries it in a
+# Debian's libsqlite3-0, libxml2 and libpq5 (see INSTALL). scripts/test-release.sh tries it in a
 # clean Debian 12 root with no Swift.
 set -eu
 cd "$(dirname "$0")/.."
@@ -33,10 +33,10 @@ mv "$stage/root/auditor" "$stage/$name"
 cat > "$stage/$name/INSTALL" <<TEXT
 auditor $version for Linux ($arch)
 
-bin/auditor carries the Swift runtime and Foundation; no Swift is needed. It needs two
+bin/auditor carries the Swift runtime and Foundation; no Swift is needed. It needs three
 C libraries, which Debian 12 and Ubuntu 22.04 or later ship as packages:
 
-    apt-get install libsqlite3-0 libxml2
+    apt-get install libsqlite3-0 libxml2 libpq5
 
 Put it on your PATH, or copy the folders under a prefix:
 

@@ -14,12 +14,13 @@ tarball=${1:-}
 command -v debootstrap > /dev/null || { echo "test-release.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 69; }
 
 cache=${AUDITOR_TEST_ROOT:-/var/cache/auditor/bookworm-minbase}
-if [ ! -x "$cache/bin/sh" ] || [ ! -e "$cache/.complete" ]; then
+packages=libsqlite3-0,libxml2,libpq5
+if [ ! -x "$cache/bin/sh" ] || [ "$(cat "$cache/.complete" 2> /dev/null)" != "$packages" ]; then
     rm -rf "$cache"
     mkdir -p "$cache"
     # Only what the INSTALL file names as runtime packages, on top of minbase.
-    debootstrap --variant=minbase --include=libsqlite3-0,libxml2 bookworm "$cache" http://deb.debian.org/debian >&2
-    touch "$cache/.complete"
+    debootstrap --variant=minbase --include=$packages bookworm "$cache" http://deb.debian.org/debian >&2
+    echo "$packages" > "$cache/.complete"
 fi
 root=$(mktemp -d)
 cp -a "$cache/." "$root/"

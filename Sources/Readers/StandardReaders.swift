@@ -2,14 +2,17 @@ import Auditor
 
 /// The readers that ship with auditor.
 public enum StandardReaders {
-    /// A registry with every built-in reader: CSV (`.csv`, `.tsv`), XML (`.xml`) and SQLite (`.sqlite`,
-    /// `.sqlite3`, `.db`). Register more with ``ReaderRegistry/register(_:)``.
+    /// A registry with every built-in reader: CSV (`.csv`, `.tsv`), XML (`.xml`), SQLite (`.sqlite`,
+    /// `.sqlite3`, `.db`), JSON Lines (`.jsonl`, `.ndjson`) and PostgreSQL (`postgresql://` URLs).
+    /// Register more with ``ReaderRegistry/register(_:)``.
     public static var registry: ReaderRegistry {
-        ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory])
+        ReaderRegistry([CSVReader.factory, XMLReader.factory, SQLiteReader.factory, JSONLReader.factory,
+                        PostgresReader.factory])
     }
 
     /// The structural rules of every built-in reader (a message catalog may translate them by id).
     public static let structuralRules: [StructuralRule] = [
         CSVMessages.raggedRule, CSVMessages.encodingRule, XMLReader.repeatedFieldRule,
+        JSONLMessages.malformedRule, JSONLMessages.encodingRule, JSONLMessages.duplicateKeyRule,
     ]
 }

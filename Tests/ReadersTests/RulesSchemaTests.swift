@@ -112,6 +112,9 @@ import Testing
         #expect(try def("xmlOptions") == Set(XMLReaderOptions.keys))
         #expect(try def("xmlField") == Set(XMLReaderOptions.fieldKeys))
         #expect(try def("sqliteOptions") == Set(SQLiteOptions.keys))
+        #expect(try def("postgresOptions") == Set(PostgresOptions.keys))
+        #expect(try def("jsonlOptions") == Set(JSONLOptions.keys))
+        #expect(try def("jsonlField") == Set(JSONLOptions.fieldKeys))
 
         // Every constraint of an attribute, written as a mapping with `value:`, takes exactly
         // the constraint options; a relationship's counts and delete rule take `value:` too.

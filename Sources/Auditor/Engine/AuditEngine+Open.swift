@@ -21,9 +21,9 @@ extension AuditEngine {
 
     /// How messages name an entity's input before it is opened (the entries joined).
     func inputLabel(_ plan: AuditPlan, _ ei: Int, path override: String?) -> String {
-        if let override { return override }
+        if let override { return SourceURL.redacted(override) }
         let entity = plan.entities[ei]
-        return plan.source(named: entity.source).map { entries($0).joined(separator: ", ") } ?? entity.source
+        return plan.source(named: entity.source).map { entries($0).map(SourceURL.redacted).joined(separator: ", ") } ?? entity.source
     }
 
     /// Opens an entity's input.
@@ -47,21 +47,26 @@ extension AuditEngine {
         guard paths.count <= FileLocation.maxFiles else {
             throw AuditError(.usage, "source '\(source.name)' has \(paths.count) files; at most \(FileLocation.maxFiles) are read as one source")
         }
-        try InputFile.requireRegular(path)      // a FIFO or device: 66 before its format is asked for
+        if !SourceURL.isURL(path) {
+            try InputFile.requireRegular(path)  // a FIFO or device: 66 before its format is asked for
+        }
         let factory = try factory(for: source, path: path)
         // The block decoded with the plan; a source without one for this format gets the
         // reader's defaults (or the reader says what the block must name).
         let decoded = try plan.readerOptions?[source.name, factory.format] ?? factory.decodeOptions(nil)
         let jobs = options.jobs
         let openFile = { (path: String) throws -> any RecordReader in
-            try InputFile.requireRegular(path)      // a FIFO, device or directory: 66, never a hang
-            let request = ReaderRequest(sourceName: source.name, path: path, displayPath: path,
+            // A connection URL is not a file; it is shown without its password (if any).
+            if !SourceURL.isURL(path) {
+                try InputFile.requireRegular(path)  // a FIFO, device or directory: 66, never a hang
+            }
+            let request = ReaderRequest(sourceName: source.name, path: path, displayPath: SourceURL.redacted(path),
                                         options: decoded, fields: entity.fields, parallelism: jobs,
                                         missingFieldsAllowed: entity.toleratesMissingColumns)
             return try factory.open(request)
         }
         guard paths.count > 1 else {
-            return OpenedInput(reader: try openFile(path), factory: factory, display: path, path: path)
+            return OpenedInput(reader: try openFile(path), factory: factory, display: SourceURL.redacted(path), path: path)
         }
         let files = SourceFiles(paths: paths, label: given.joined(separator: ", "))
         // The first file that opens is the one the others' fields are checked against; the
@@ -86,7 +91,7 @@ extension AuditEngine {
         if let f = registry.factory(forPath: path) { return f }
         let hint = "add 'format: \(registry.formats.first ?? "csv")' to the source (known formats: \(registry.formats.joined(separator: ", ")))"
         throw AuditError.invalidRules([Diagnostic(mark: source.pathMark,
-                                                  message: "cannot tell the format of '\(path)' from its extension; \(hint)")])
+                                                  message: "cannot tell the format of '\(SourceURL.redacted(path))' from its extension; \(hint)")])
     }
 
     /// One input summary per file of a multi-file source, from the pass's summary.

@@ -247,7 +247,7 @@ public struct AuditEngine: Sendable {
         guard let path = options.previousPaths[entity.source] else { return nil }
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        var summary = InputSummary(source: entity.source, path: path, format: source?.format ?? "",
+        var summary = InputSummary(source: entity.source, path: SourceURL.redacted(path), format: source?.format ?? "",
                                    bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0,
                                    isPrevious: true)
         guard !entity.key.isEmpty else {
@@ -341,7 +341,7 @@ public struct AuditEngine: Sendable {
         let reader = opened.reader
         // An input that lacks a field provides no keys; its own pass reports why.
         guard var binding = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
-                                             locationStyle: reader.locationStyle, displayPath: opened.path, catalog: plan.catalog)
+                                             locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog)
         else { return nil }
         binding.files = opened.files
         let bound = binding
@@ -399,7 +399,7 @@ public struct AuditEngine: Sendable {
         do {
             // A multi-file source's header is its first file's.
             binding = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
-                                      locationStyle: reader.locationStyle, displayPath: opened.path, catalog: plan.catalog,
+                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog,
                                       inputFields: reader.availableFields, hooks: hooks)
         } catch let e as AuditError where e.code != .invalidRules {
             return unread(e)         // the input lacks a field: a data error (65), other entities go on

@@ -4,7 +4,7 @@
 /// table documents exactly these cases (a test compares the two).
 ///
 /// Core Data's validation codes (NSValidation…Error, 1550–1680) where one fits, ours
-/// (2xxx for rules, 2101+ for CSV and 3101+ for XML structure) otherwise. A rule's `code:`
+/// (2xxx for rules, 2101+ for CSV, 3101+ for XML and 4101+ for JSON Lines structure) otherwise. A rule's `code:`
 /// option may replace any of them with a number of the user's choice.
 public enum FindingCode: Int, Sendable, CaseIterable {
     /// NSManagedObjectValidationError: a record rule (`rules:`) or a Swift hook failed.
@@ -79,6 +79,12 @@ public enum FindingCode: Int, Sendable, CaseIterable {
     case csvEncoding = 2102
     /// `xml.field.repeated`: an XML record repeats a scalar field.
     case xmlRepeatedField = 3101
+    /// `jsonl.line.malformed`: a JSON Lines line is not one JSON object.
+    case jsonlMalformedLine = 4101
+    /// `jsonl.encoding`: a JSON Lines line is not valid UTF-8.
+    case jsonlEncoding = 4102
+    /// `jsonl.key.duplicate`: a JSON Lines object repeats a key that a field reads.
+    case jsonlDuplicateKey = 4103
 
     /// The code of a group of findings of one record: its only finding's code, or
     /// ``multipleErrors`` (1560) for several, as Core Data's multiple-errors error.

@@ -25,6 +25,7 @@ extension Profiler {
         var options = [String: String]()
         switch factory.format {
         case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        case "postgres": options["table"] = selector ?? table ?? name   // postgresql://host/db#TABLE
         case "xml":
             guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
             options["record"] = record
@@ -34,14 +35,14 @@ extension Profiler {
         let node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
         var fields = [String]()
         if factory.format != "csv" {
-            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                        fields: [], missingFieldsAllowed: true))
             if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
             fields = probe.availableFields
         }
-        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: path, options: node,
+        let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
-        return try profile(reader, name: name, path: path, format: factory.format, options: options, jobs: jobs)
+        return try profile(reader, name: name, path: SourceURL.redacted(path), format: factory.format, options: options, jobs: jobs)
     }
 
     /// Profiles `auditor profile`'s arguments, each `[NAME=]PATH[#SELECTOR]` (``split(_:)``).

@@ -159,8 +159,10 @@ package enum RulesDraft {
         String(s.unicodeScalars.map { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}" ? " " : Character($0) })
     }
 
-    /// `path` relative to `folder` when both are under the same root; absolute otherwise.
+    /// `path` relative to `folder` when both are under the same root; absolute otherwise; a
+    /// connection URL as it is.
     static func relative(_ path: String, to folder: String) -> String {
+        if SourceURL.isURL(path) { return path }   // a connection URL is not a file
         let cwd = FileManager.default.currentDirectoryPath
         let abs = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.pathComponents
         let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder, isDirectory: true, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.pathComponents

@@ -40,6 +40,9 @@ public struct ReaderFactory: Sendable {
     public var format: String
     /// File extensions (lower case, no dot) that select this format when `format:` is absent.
     public var extensions: [String]
+    /// URL schemes (lower case) that select this format when `format:` is absent: a source
+    /// path `postgresql://host/db` is a connection, not a file (see `SourceURL`).
+    package var schemes: [String] = []
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers
@@ -83,8 +86,12 @@ public struct ReaderRegistry: Sendable {
         factories.first { $0.format == format }
     }
 
-    /// The factory for a path's extension (`people.CSV` → csv; `x.csv.gz` is not handled).
+    /// The factory for a path's extension (`people.CSV` → csv; `x.csv.gz` is not handled), or
+    /// for a URL's scheme (`postgresql://…` → postgres).
     public func factory(forPath path: String) -> ReaderFactory? {
+        if let scheme = SourceURL.scheme(of: path) {
+            return factories.first { $0.schemes.contains(scheme) }
+        }
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         let ext = path[path.index(after: dot)...].lowercased()
         return factories.first { $0.extensions.contains(ext) }

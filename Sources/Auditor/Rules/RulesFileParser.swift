@@ -139,7 +139,15 @@ public struct RulesFileParser {
         }
         var options = [String: ConfigNode]()
         for f in formats { if let o = map[f] { options[f] = o } }
-        let resolved = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : Self.normalize((base as NSString).appendingPathComponent($0)) }
+        // A connection URL (postgresql://…) is not a file: no folder to resolve against, and
+        // never a password in the rules file (PGPASSWORD, ~/.pgpass or PGSERVICE instead).
+        for p in paths where SourceURL.isURL(p) && SourceURL.hasPassword(p) {
+            d.append(pathNode.error("the connection URL of source '\(name)' holds a password; a rules file never does: "
+                                        + "set PGPASSWORD, use ~/.pgpass or a service in ~/.pg_service.conf (PGSERVICE)"))
+        }
+        let resolved = paths.map {
+            $0.hasPrefix("/") || base.isEmpty || SourceURL.isURL($0) ? $0 : Self.normalize((base as NSString).appendingPathComponent($0))
+        }
         var spec = SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved[0], pathMark: pathNode.mark,
                               format: format, formatMark: map["format"]?.mark, options: options)
         spec.resolvedPaths = resolved

@@ -32,7 +32,8 @@ public struct ProtectedFiles: Sendable {
     ///   - role: What it is, e.g. `the input of source 'people'`.
     ///   - sidecars: Whether to protect `path-wal`, `path-shm` and `path-journal` too.
     public mutating func add(_ path: String, role: String, sidecars: Bool = true) {
-        guard !path.isEmpty else { return }
+        // A connection URL (postgresql://…) names no file that a report could overwrite.
+        guard !path.isEmpty, !SourceURL.isURL(path) else { return }
         entries.append(Entry(path: path, role: role))
         guard sidecars else { return }
         for suffix in ["-wal", "-shm", "-journal"] {

@@ -1,0 +1,155 @@
+import Auditor
+
+/// Streams the records of a PostgreSQL table, view or read-only query with
+/// `COPY (SELECT …) TO STDOUT`, without ever changing the database.
+///
+/// - Path: a libpq connection URL (`postgresql://user@host:5432/db?sslmode=verify-full`, or
+///   `postgresql:///db?host=/socket/dir&port=5433`); TLS, service files and every
+///   authentication method are libpq's. A password in the URL is refused (exit 78): it comes
+///   from `PGPASSWORD`, `~/.pgpass` or `PGSERVICE`. `connect_timeout` is 10 s unless the URL
+///   sets it.
+/// - Schema: for `table:`, the requested fields that are columns (exact name, else ignoring
+///   case), in request order; for `query:`, the query's result columns.
+/// - Values: by the column's type (``PostgresColumnKind``); NULL → `.missing`. The chunk has
+///   no storage-class restriction: typed columns give typed cells, text columns are judged
+///   like CSV text.
+/// - Locations: `.key(container: "db.schema.table", name: "id")` by `locate:` or a one-column
+///   integer primary key; else the 1-based record ordinal.
+/// - Safety: `default_transaction_read_only`, then one `REPEATABLE READ READ ONLY`
+///   transaction (one snapshot: no change detection needed) with a `statement_timeout`; a
+///   rules-file query is checked to be one SELECT and runs inside that transaction, which
+///   refuses any write (a data-modifying `WITH`) with exit 78.
+/// - Memory: one COPY row at a time from libpq, so constant whatever the table's size.
+package final class PostgresReader: RecordReader {
+    public let schema: Schema
+    public let availableFields: [String]
+    public let locationStyle: LocationStyle
+    public let options: PostgresOptions
+
+    private var connection: PostgresConnection?
+    private let displayPath: String
+    private let target: String
+    private let what: String
+    private var decoder: PostgresCopyDecoder
+    private var produced = 0
+    private var failure: AuditError?
+    private var bytes: Int64 = 0
+
+    public var bytesRead: Int64 { bytes }
+
+    /// The factory for ``ReaderRegistry`` (format `postgres`; URL schemes `postgresql`, `postgres`).
+    public static let factory: ReaderFactory = {
+        var factory = ReaderFactory(
+            format: "postgres", extensions: [],
+            decodeOptions: { node throws(AuditError) in
+                guard let node, !node.isNull else { return DefaultReaderOptions() }
+                return try PostgresOptions.decode(node, sourceName: "")
+            },
+            open: { request in try PostgresReader(request: request) })
+        factory.schemes = ["postgresql", "postgres"]
+        return factory
+    }()
+
+    /// Connects, opens the read-only transaction, plans the read and starts the COPY.
+    /// - Throws: ``AuditError``: `.invalidRules` (bad block, password in the URL, refused
+    ///   query), `.missingInput` (cannot connect, no privilege), `.malformedInput` (no such
+    ///   table), `.transient` (the server is going away).
+    public init(request: ReaderRequest) throws(AuditError) {
+        let options = try request.options(as: PostgresOptions.self) ?? PostgresOptions(source: .table(request.sourceName))
+        let displayPath = SourceURL.redacted(request.displayPath)
+        let connection = try PostgresConnection(url: request.path, displayPath: displayPath)
+        let target = connection.target
+        do throws(PostgresFailure) {
+            try connection.beginReadOnly(timeoutSeconds: options.timeoutSeconds)
+        } catch {
+            throw PostgresErrors.auditError(error, stage: .open, displayPath: displayPath, target: target)
+        }
+        let plan: PostgresReadPlan
+        switch options.source {
+        case .table(let name):
+            plan = try PostgresReadPlan.table(name, options: options, fields: request.fields, connection: connection,
+                                              displayPath: displayPath)
+        case .query(let sql):
+            plan = try PostgresReadPlan.query(sql, options: options, connection: connection, displayPath: displayPath)
+        }
+        do throws(PostgresFailure) {
+            try connection.startCopy(plan.select)
+        } catch {
+            let stage: PostgresErrors.Stage
+            if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: plan.what) }
+            throw PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target)
+        }
+        self.options = options
+        self.connection = connection
+        self.displayPath = displayPath
+        self.target = target
+        what = plan.what
+        schema = Schema(fields: plan.fields)
+        availableFields = plan.available
+        locationStyle = plan.locationStyle
+        decoder = PostgresCopyDecoder(kinds: plan.kinds, keyField: plan.keyField, leading: plan.leading)
+    }
+
+    /// Reads up to `maxRecords` rows.
+    /// - Complexity: O(bytes of the rows): one pass over each COPY row.
+    public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
+        if let failure { throw failure }
+        guard let connection else { return nil }
+        let limit = max(1, maxRecords)
+        var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: min(limit, 1 << 16))
+        var malformed = false
+        var ended = false
+        do throws(PostgresFailure) {
+            while builder.count < limit {
+                let ordinal = Int64(produced + builder.count) + 1
+                let more = try connection.nextCopyRow { row in
+                    bytes += Int64(row.count)
+                    if !decoder.append(row, ordinal: ordinal, to: &builder.unsafeChunk) { malformed = true }
+                }
+                if !more {
+                    ended = true
+                    break
+                }
+                if malformed { break }
+            }
+        } catch {
+            let stage: PostgresErrors.Stage
+            if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: what) }
+            var error = PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target)
+            // A failure mid-read after the first row is the server's, not the query's text.
+            if error.code == .invalidRules, produced + builder.count > 0, case .query = options.source {
+                error = AuditError(.malformedInput, error.message, location: error.location, cause: error.cause)
+            }
+            return try stop(error, builder)
+        }
+        if malformed {
+            return try stop(AuditError(.malformedInput, "PostgreSQL at \(target) sent a COPY row with the wrong number of "
+                                       + "fields for \(what) (record \(produced + builder.count))", location: displayPath),
+                        builder)
+        }
+        if ended { finishTransaction() }
+        produced += builder.count
+        guard builder.count > 0 else { return nil }
+        return builder.build()
+    }
+
+    /// Keeps the rows read before an error (returned first), then throws it on every call.
+    private func stop(_ error: AuditError, _ builder: RecordChunkBuilder) throws(AuditError) -> RecordChunk {
+        failure = error
+        connection = nil
+        produced += builder.count
+        guard builder.count > 0 else { throw error }
+        return builder.build()
+    }
+
+    /// Ends the transaction and closes the connection.
+    private func finishTransaction() {
+        connection?.end()
+        connection = nil
+    }
+
+    /// Closes the connection (the read-only snapshot needs no change check).
+    public func finish() throws {
+        finishTransaction()
+    }
+}

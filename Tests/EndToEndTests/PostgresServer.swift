@@ -1,0 +1,1 @@
+../ReadersTests/PostgresServer.swift
