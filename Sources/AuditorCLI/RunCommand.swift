@@ -12,7 +12,8 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "The rules file (YAML).", completion: .file(extensions: ["yml", "yaml"]))
     var rules: String
-    @Option(name: .customLong("source"), help: ArgumentHelp("Replace a source's path, keeping its options.", valueName: "NAME=PATH"), completion: .file())
+
+    @Option(name: .customLong("source"), help: ArgumentHelp("Replace a source's path, keeping its options: a file, a folder (its files of the format, sorted) or a quoted glob ('parts/*.csv'). Once per source; NAME+=PATH adds a file, folder or glob to it instead (several files read as one source).", valueName: "NAME=PATH"), completion: .file())
     var sources: [String] = []
     @Option(name: .customLong("source-format"), help: ArgumentHelp("Read a source as this format (csv, xml, sqlite...): for standard input ('-', e.g. --source people=-) or a path whose extension does not tell it.", valueName: "NAME=FORMAT")) var sourceFormats: [String] = []
 

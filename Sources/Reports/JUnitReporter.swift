@@ -101,7 +101,9 @@ public struct JUnitReporter: Reporter {
         }
         for rule in suite.rules {
             counts.tests += 1
-            var attributes = "classname=\"\(path)\" name=\"\(XMLText.escaped("\(rule.id) \(rule.summary)"))\" file=\"\(path)\""
+            // In a source of several files, the first sample may be in another file than the suite's.
+            let file = rule.samples.first.map { XMLText.escaped($0.location.path) } ?? path
+            var attributes = "classname=\"\(path)\" name=\"\(XMLText.escaped("\(rule.id) \(rule.summary)"))\" file=\"\(file)\""
             if let line = rule.samples.first?.location.line { attributes += " line=\"\(line)\"" }
             attributes += " time=\"0\""
             let counted = "\(NumberText.grouped(rule.violations)) of \(Plural.count(rule.evaluated, "record")) "

@@ -78,7 +78,14 @@ extension TextReporter {
             for rule in report.rules where rules[rule.id] == nil { rules[rule.id] = rule }
             rulesByID = rules
             var paths: [String: String] = [:]
-            for input in report.inputs where paths[input.source] == nil && !input.isPrevious { paths[input.source] = input.path }
+            // A source of several files: the first one and how many more.
+            for input in report.inputs where !input.isPrevious {
+                if paths[input.source] == nil { paths[input.source] = input.path }
+            }
+            for (source, path) in paths {
+                let more = report.inputs.filter { $0.source == source && !$0.isPrevious }.count - 1
+                if more > 0 { paths[source] = "\(path) and \(more) more file\(more == 1 ? "" : "s")" }
+            }
             pathBySource = paths
         }
 

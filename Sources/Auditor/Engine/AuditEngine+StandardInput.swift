@@ -15,7 +15,7 @@ extension AuditEngine {
     func checkStandardInput(_ plan: AuditPlan) throws(AuditError) {
         let fix = "save the data to a file and give its path"
         var readers = [String]()
-        for source in plan.sources where (options.sourcePaths[source.name] ?? source.resolvedPath) == Self.standardInput {
+        for source in plan.sources where entries(source).contains(Self.standardInput) {
             readers.append("source '\(source.name)'")
         }
         for (name, path) in options.previousPaths.sorted(by: { $0.key < $1.key }) where path == Self.standardInput {
@@ -28,7 +28,7 @@ extension AuditEngine {
         }
         let order = Self.auditOrder(plan)
         for (ei, entity) in plan.entities.enumerated() {
-            let fromStdin = (options.sourcePaths[entity.source] ?? plan.source(named: entity.source)?.resolvedPath) == Self.standardInput
+            let fromStdin = plan.source(named: entity.source).map { entries($0).contains(Self.standardInput) } ?? false
             if fromStdin, plan.entities.contains(where: { $0.name != entity.name && $0.source == entity.source }) {
                 throw AuditError(.usage, "source '\(entity.source)' is read from standard input ('-'), which can be read only "
                                      + "once, but several entities read it; \(fix)")

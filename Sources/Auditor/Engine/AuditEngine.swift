@@ -13,6 +13,9 @@ public struct AuditOptions: Sendable {
     public var failOn: FailThreshold
     /// Source name → path that replaces the rules file's path (options are kept).
     public var sourcePaths: [String: String]
+    /// Source name → the files, globs and folders that replace the rules file's `path:`
+    /// (`--source`, `--source NAME+=PATH`); before ``sourcePaths``.
+    package var sourceFiles: [String: [String]] = [:]
     /// Called on the calling thread after each merged chunk (for progress displays).
     public var progress: (@Sendable (Progress) -> Void)?
     /// Receives every violating record with all its findings (`--failures-out`).
@@ -161,14 +164,16 @@ public struct AuditEngine: Sendable {
                     fingerprints[Fingerprint.ruleKey(id: rule.id, entity: rule.entity, source: rule.source), default: []] += list
                 }
             }
-            if !inputs.contains(where: { $0.source == pass.summary.source && $0.path == pass.summary.path }) {
-                inputs.append(pass.summary)
+            for summary in pass.files.isEmpty ? [pass.summary] : pass.files
+            where !inputs.contains(where: { $0.source == summary.source && $0.path == summary.path }) {
+                inputs.append(summary)
             }
             if let s = snapshots[ei],
                !inputs.contains(where: { $0.isPrevious && $0.source == s.summary.source && $0.path == s.summary.path }) {
                 inputs.append(s.summary)
             }
             if let e = pass.error { errors.append(e) }
+            errors += pass.fileErrors
             if let e = snapshots[ei]?.error { errors.append(e) }
             if let e = pass.previousError { errors.append(e) }
             var outcomes = pass.accumulator?.outcomes() ?? []
@@ -219,6 +224,10 @@ public struct AuditEngine: Sendable {
         var error: AuditError?
         /// The delete pass could not read the previous snapshot again.
         var previousError: AuditError?
+        /// Per file of a multi-file source: its summary (else empty: ``summary`` is the input's).
+        var files: [InputSummary] = []
+        /// Files of a multi-file source that were left out (not openable, other fields).
+        var fileErrors: [AuditError] = []
     }
 
     struct IndexedChunk: Sendable {
@@ -250,7 +259,7 @@ public struct AuditEngine: Sendable {
                                                       message: "--previous \(entity.source)=... matches records by the key of '\(entity.name)', but it declares none; add 'key: [id]' (the attributes that identify a record)")])
         }
         let placeholder = SnapshotIndex(attributeCount: entity.attributes.count, textAttributes: [])
-        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        let opened: OpenedInput
         do {
             opened = try open(plan, ei, path: path)
         } catch let e as AuditError where e.code == .invalidRules || e.code == .usage {
@@ -330,33 +339,9 @@ public struct AuditEngine: Sendable {
         return order
     }
 
-    private func open(_ plan: AuditPlan, _ ei: Int, path override: String? = nil) throws -> (reader: any RecordReader, factory: ReaderFactory, display: String, path: String) {
-        let entity = plan.entities[ei]
-        guard let source = plan.source(named: entity.source) else {
-            throw AuditError(.internal, "entity '\(entity.name)' has no source '\(entity.source)'")
-        }
-        let path = override ?? options.sourcePaths[source.name] ?? source.resolvedPath
-        // A connection URL is not a file; it is shown without its password (if any).
-        let display = SourceURL.redacted(path)
-        if path == Self.standardInput {
-            try standardInputClaim.claim(for: source.name)     // `-`: the one way to read a pipe, once
-        } else if !SourceURL.isURL(path) {
-            try InputFile.requireRegular(path)  // a FIFO, device or directory: 66, never a hang
-        }
-        let factory = try factory(for: source, path: path)
-        // The block decoded with the plan; a source without one for this format gets the
-        // reader's defaults (or the reader says what the block must name).
-        let decoded = try plan.readerOptions?[source.name, factory.format] ?? factory.decodeOptions(nil)
-        let request = ReaderRequest(sourceName: source.name, path: path, displayPath: display,
-                                    options: decoded, fields: entity.fields, parallelism: options.jobs,
-                                    missingFieldsAllowed: entity.toleratesMissingColumns)
-        let reader = try factory.open(request)
-        return (reader, factory, display, path)
-    }
-
     /// Reads only the provided keys of an entity (for references to itself or in a cycle).
     private func keyPass(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
-        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        let opened: OpenedInput
         do {
             opened = try open(plan, ei)
         } catch let e as AuditError where e.code == .usage {
@@ -364,11 +349,13 @@ public struct AuditEngine: Sendable {
         } catch {
             return nil
         }
-        let (reader, _, display, _) = opened
+        let reader = opened.reader
         // An input that lacks a field provides no keys; its own pass reports why.
-        guard let bound = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
-                                           locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog)
+        guard var binding = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
+                                             locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog)
         else { return nil }
+        binding.files = opened.files
+        let bound = binding
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
         var keysOnly = PassContext()
         keysOnly.keysOnly = true
@@ -386,7 +373,7 @@ public struct AuditEngine: Sendable {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        let display = SourceURL.redacted(path ?? options.sourcePaths[entity.source] ?? source?.resolvedPath ?? entity.source)
+        var display = inputLabel(plan, ei, path: path)
         var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
                                    bytes: Self.fileSize(display), records: 0, complete: true, error: nil, seconds: 0)
         /// The entity's rules are not evaluated: the input cannot be opened, or lacks a field.
@@ -399,7 +386,7 @@ public struct AuditEngine: Sendable {
             return EntityPass(accumulator: unbound.map { EntityAccumulator(entity: $0, maxSamples: options.maxSamples) },
                               summary: summary, error: e)
         }
-        let opened: (reader: any RecordReader, factory: ReaderFactory, display: String, path: String)
+        let opened: OpenedInput
         do {
             opened = try open(plan, ei, path: path)
         } catch let e as AuditError where e.code == .invalidRules || e.code == .usage {
@@ -408,6 +395,9 @@ public struct AuditEngine: Sendable {
             return unread(Self.auditError(error, path: display))
         }
         let reader = opened.reader
+        display = opened.display
+        summary.path = display
+        if opened.files != nil { summary.bytes = reader.totalBytes }
         summary.format = opened.factory.format
         let hooks = options.hooks[entity.name]
         let problems = options.hooks.problems(entity: entity.name, attributes: entity.fields,
@@ -416,14 +406,18 @@ public struct AuditEngine: Sendable {
             throw AuditError(.invalidRules, "the Swift validators of '\(entity.name)' do not fit the rules: "
                                  + problems.joined(separator: "; "))
         }
-        let bound: BoundEntity
+        var binding: BoundEntity
         do {
-            bound = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
-                                    locationStyle: reader.locationStyle, displayPath: display, catalog: plan.catalog,
-                                    inputFields: reader.availableFields, hooks: hooks)
+            // A multi-file source's header is its first file's.
+            binding = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
+                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog,
+                                      inputFields: reader.availableFields, hooks: hooks)
         } catch let e as AuditError where e.code != .invalidRules {
             return unread(e)         // the input lacks a field: a data error (65), other entities go on
         }
+        binding.displayPath = display
+        binding.files = opened.files
+        let bound = binding
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
         var context = context
@@ -471,7 +465,17 @@ public struct AuditEngine: Sendable {
         if path == nil { acc.finishTableRules(asOf: options.asOf, inputFields: reader.availableFields) }
         summary.records = acc.recordsRead
         summary.seconds = (ContinuousClock.now - t0).seconds
-        return EntityPass(accumulator: acc, summary: summary, error: error)
+        var pass = EntityPass(accumulator: acc, summary: summary, error: error)
+        if let files = opened.files {
+            // The pass's error is the earliest failing file's (the reader may have read ahead).
+            let stoppedAt = error == nil ? nil : min(files.failedFile ?? files.paths.count - 1, files.paths.count - 1)
+            let perFile = Self.fileSummaries(files, summary, stoppedAt: stoppedAt)
+            pass.files = perFile.summaries
+            pass.fileErrors = perFile.errors
+            // A file left out: the source's key set is not complete (references to it are not evaluated).
+            if !perFile.errors.isEmpty { pass.summary.complete = false }
+        }
+        return pass
     }
 
     /// An estimate of an input's records from its first chunk's text bytes per record, for
@@ -486,18 +490,6 @@ public struct AuditEngine: Sendable {
     static func sinkError(_ error: any Error) -> AuditError {
         if let e = error as? AuditError { return e }
         return AuditError(.cannotCreateOutput, "cannot write the failures file: \(error)")
-    }
-
-    private func factory(for source: SourceSpec, path: String) throws -> ReaderFactory {
-        if let format = source.format, let f = registry.factory(format: format) { return f }
-        if let f = registry.factory(forPath: path) { return f }
-        let hint = "add 'format: \(registry.formats.first ?? "csv")' to the source (known formats: \(registry.formats.joined(separator: ", ")))"
-        if path == Self.standardInput {
-            throw AuditError(.usage, "standard input has no extension to tell the format of source '\(source.name)': add "
-                                 + "--source-format \(source.name)=\(registry.formats.first ?? "csv") (formats: \(registry.formats.joined(separator: ", ")))")
-        }
-        throw AuditError.invalidRules([Diagnostic(mark: source.pathMark,
-                                                  message: "cannot tell the format of '\(SourceURL.redacted(path))' from its extension; \(hint)")])
     }
 
     static func auditError(_ error: any Error, path: String) -> AuditError {

@@ -23,6 +23,8 @@ package struct BoundEntity: Sendable {
     public var structuralMessages: [String: MessageTemplate]
     public var locationStyle: LocationStyle
     public var displayPath: String
+    /// The files of a multi-file source (nil for one file): findings name the file of their record.
+    package var files: SourceFiles?
     /// Swift validators registered on this entity, their first check index, and the layout
     /// they read records through.
     public var hooks: EntityHooks

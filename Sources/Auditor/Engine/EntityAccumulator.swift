@@ -86,6 +86,7 @@ final class EntityAccumulator {
     /// Merges the next chunk (chunks must arrive in order).
     func merge(_ ev: ChunkEvaluation) {
         let chunk = ev.chunk
+        entity.files?.note(chunk)
         recordsRead += chunk.count
         excluded += ev.excludedCount
         if buildsProvided { insertProvided(ev) }
@@ -252,8 +253,13 @@ enum FindingBuilder {
     }
 
     /// A record's location from its ordinal and its location number (line, rowid).
+    /// In a multi-file source, the file packed into `n` (``FileLocation``) is the path, and the
+    /// ordinal counts within that file.
     static func location(_ e: BoundEntity, ordinal: Int, value n: Int64) -> RecordLocation {
-        RecordLocation(path: e.displayPath, style: e.locationStyle, value: n, record: ordinal)
+        guard let files = e.files else { return RecordLocation(path: e.displayPath, style: e.locationStyle, value: n, record: ordinal) }
+        let file = FileLocation.file(n)
+        return RecordLocation(path: files.path(file), style: e.locationStyle, value: FileLocation.value(n),
+                              record: ordinal - files.start(file))
     }
 
     /// `id=1043` (several key attributes joined by `, `); nil without a key.
@@ -274,8 +280,13 @@ enum FindingBuilder {
     }
 
     /// Renders a location number of this entity's source for messages (`line 17`).
-    static func describe(_ e: BoundEntity, location n: Int64) -> String {
-        switch e.locationStyle {
+    static func describe(_ e: BoundEntity, location packed: Int64) -> String {
+        guard let files = e.files else { return describe(e.locationStyle, location: packed) }
+        return describe(e.locationStyle, location: FileLocation.value(packed)) + " of " + files.path(FileLocation.file(packed))
+    }
+
+    private static func describe(_ style: LocationStyle, location n: Int64) -> String {
+        switch style {
         case .line, .element: return "line \(n)"
         case .rowid: return "rowid \(n)"
         case .key(_, let name): return "\(name) \(n)"

@@ -41,6 +41,9 @@ package struct ParsedMorsel: Sendable {
     /// The error that ends the input after these chunks, given the morsel's location base
     /// (a framing error is located only once the lines before it are known).
     public var failure: (@Sendable (_ locationBase: Int64) -> AuditError)?
+    /// When set, the morsel starts another file of a multi-file source: the location base is
+    /// reset to this (the file's origin, carrying its index: ``FileLocation``) before it is placed.
+    public var locationOrigin: Int64?
 
     /// - Parameters:
     ///   - chunks: The records, with relative record numbers and locations.
@@ -76,6 +79,7 @@ package struct MorselSequencer: Sendable {
     /// - Complexity: O(records of the morsel).
     public mutating func place(_ parsed: consuming ParsedMorsel) -> (chunks: [RecordChunk], failure: AuditError?) {
         guard !failed else { return ([], nil) }
+        if let origin = parsed.locationOrigin { locationBase = origin }
         // Taken out, so that each chunk's locations are uniquely referenced (shifted in place).
         var chunks = parsed.chunks
         parsed.chunks = []

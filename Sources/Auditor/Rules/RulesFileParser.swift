@@ -115,8 +115,15 @@ public struct RulesFileParser {
             d.append(key.error("source '\(name)' has no 'path'"))
             return nil
         }
-        let path: String
-        do { path = try pathNode.string("path") } catch { d.append(error); return nil }
+        // A file, a glob or a folder, or a list of them (``InputSet``).
+        var paths = [String]()
+        for node in pathNode.sequenceOrSingle() {
+            do { paths.append(try node.string("path")) } catch { d.append(error) }
+        }
+        guard let path = paths.first else {
+            if case .sequence = pathNode.kind { d.append(pathNode.error("source '\(name)' has an empty 'path' list; give at least one file, glob or folder")) }
+            return nil
+        }
         var format: String?
         if let f = map["format"] {
             do {
@@ -134,14 +141,17 @@ public struct RulesFileParser {
         for f in formats { if let o = map[f] { options[f] = o } }
         // A connection URL (postgresql://…) is not a file: no folder to resolve against, and
         // never a password in the rules file (PGPASSWORD, ~/.pgpass or PGSERVICE instead).
-        let isURL = SourceURL.isURL(path)
-        if isURL, SourceURL.hasPassword(path) {
+        for p in paths where SourceURL.isURL(p) && SourceURL.hasPassword(p) {
             d.append(pathNode.error("the connection URL of source '\(name)' holds a password; a rules file never does: "
                                         + "set PGPASSWORD, use ~/.pgpass or a service in ~/.pg_service.conf (PGSERVICE)"))
         }
-        let resolved = path.hasPrefix("/") || base.isEmpty || isURL ? path : Self.normalize((base as NSString).appendingPathComponent(path))
-        return SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved, pathMark: pathNode.mark,
-                          format: format, formatMark: map["format"]?.mark, options: options)
+        let resolved = paths.map {
+            $0.hasPrefix("/") || base.isEmpty || SourceURL.isURL($0) ? $0 : Self.normalize((base as NSString).appendingPathComponent($0))
+        }
+        var spec = SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved[0], pathMark: pathNode.mark,
+                              format: format, formatMark: map["format"]?.mark, options: options)
+        spec.resolvedPaths = resolved
+        return spec
     }
 
     /// `history: audits.sqlite`: the history database, relative to the rules file's folder.

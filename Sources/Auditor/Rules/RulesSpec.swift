@@ -19,7 +19,8 @@ package struct SourceSpec: Sendable {
     public var mark: ConfigMark
     /// The path as written in the rules file.
     public var path: String
-    /// The path relative to the current directory (resolved against the rules file's folder).
+    /// The path relative to the current directory (resolved against the rules file's folder);
+    /// the first entry when `path:` is a list.
     public var resolvedPath: String
     public var pathMark: ConfigMark
     /// An explicit `format:`; otherwise the path's extension decides.
@@ -27,6 +28,12 @@ package struct SourceSpec: Sendable {
     public var formatMark: ConfigMark?
     /// Option blocks by format name (`csv: {...}`, `xml: {...}`).
     public var options: [String: ConfigNode]
+    /// Every entry of `path:` (a file, a glob or a folder), resolved like ``resolvedPath``; a
+    /// source of several files when there are several or one is a glob or folder (``InputSet``).
+    public var resolvedPaths: [String] = []
+
+    /// ``resolvedPaths``, or ``resolvedPath`` alone.
+    public var entries: [String] { resolvedPaths.isEmpty ? [resolvedPath] : resolvedPaths }
 }
 
 /// One entity: a source's records and the rules on them.

@@ -26,8 +26,6 @@ public struct AuditRequest {
         case none
     }
 
-    /// `NAME=PATH` of `--source` and `--previous`, in the order given (a later one for the
-    /// same name wins).
     /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z` (`--as-of`),
     /// or nil when the text is neither.
     public static func instant(_ text: String) -> Int64? {
@@ -38,17 +36,25 @@ public struct AuditRequest {
 
     public struct SourcePath: Sendable, Equatable {
         public var name: String
+        /// A file, or (`--source`) a glob or a folder.
         public var path: String
+        /// `NAME+=PATH`: adds the path to the source's files instead of replacing them.
+        package var adds = false
 
         public init(name: String, path: String) {
             self.name = name
             self.path = path
         }
 
-        /// `NAME=PATH` (`--source`, `--previous`), or nil without a name or a path.
+        /// `NAME=PATH` or `NAME+=PATH` (`--source`, `--previous`), or nil without a name or a path.
         public init?(argument: String) {
             guard let eq = argument.firstIndex(of: "="), eq != argument.startIndex, argument.last != "=" else { return nil }
-            self.init(name: String(argument[..<eq]), path: String(argument[argument.index(after: eq)...]))
+            var name = argument[..<eq]
+            let adds = name.hasSuffix("+")
+            if adds { name = name.dropLast() }
+            guard !name.isEmpty else { return nil }
+            self.init(name: String(name), path: String(argument[argument.index(after: eq)...]))
+            self.adds = adds
         }
     }
 
@@ -79,7 +85,9 @@ public struct AuditRequest {
     /// `--locale`: when set, the session looks the catalog up (`MessageLocale`) beside the
     /// rules file and in `$AUDITOR_MESSAGES_PATH`, instead of using ``catalog``.
     public var locale: String?
-    /// `--source NAME=PATH`: replaces a source's path, keeping its options.
+    /// `--source NAME=PATH`: replaces a source's path (a file, a quoted glob or a folder),
+    /// keeping its options; `NAME+=PATH` adds a path to the files of an earlier `NAME=PATH`,
+    /// else to the rules file's. Naming a source twice with `=` is a usage error (64).
     public var sources: [SourcePath] = []
     /// `--source-format NAME=FORMAT`: reads a source as this format (a `format:` that wins over
     /// the rules file's), for standard input (`-`) or a path whose extension does not tell it.

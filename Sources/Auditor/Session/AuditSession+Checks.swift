@@ -14,11 +14,12 @@ extension AuditSession {
     static func namedPaths(_ list: [AuditRequest.SourcePath], flag: String, plan: AuditPlan) throws -> [String: String] {
         var paths = [String: String]()
         for s in list {
-            guard plan.source(named: s.name) != nil else {
-                let known = plan.sources.map(\.name)
-                var m = "\(flag) names an unknown source '\(s.name)'"
-                if let c = Suggest.closest(to: s.name, in: known) { m += "; did you mean '\(c)'?" } else { m += " (sources: \(known.joined(separator: ", ")))" }
-                throw AuditError(.usage, m)
+            try requireSource(s.name, flag: flag, plan: plan)
+            if s.adds {
+                throw AuditError(.usage, "\(flag) \(s.name)+=\(s.path): \(flag) takes one file per source; give \(flag) \(s.name)=PATH once")
+            }
+            if let earlier = paths[s.name] {
+                throw AuditError(.usage, "\(flag) names source '\(s.name)' twice ('\(earlier)' and '\(s.path)'); give it once")
             }
             paths[s.name] = s.path
         }
@@ -39,20 +40,60 @@ extension AuditSession {
         }
     }
 
+    /// - Throws: ``AuditError`` `.usage` for a name the rules file does not declare.
+    static func requireSource(_ name: String, flag: String, plan: AuditPlan) throws {
+        guard plan.source(named: name) == nil else { return }
+        let known = plan.sources.map(\.name)
+        var m = "\(flag) names an unknown source '\(name)'"
+        if let c = Suggest.closest(to: name, in: known) { m += "; did you mean '\(c)'?" } else { m += " (sources: \(known.joined(separator: ", ")))" }
+        throw AuditError(.usage, m)
+    }
+
+    /// `--source` values by source name: its files, globs and folders. `NAME=PATH` replaces the
+    /// rules file's `path:`, `NAME+=PATH` adds to the files named so far (an earlier `NAME=PATH`'s,
+    /// else the rules file's).
+    /// - Throws: ``AuditError`` `.usage` for an unknown source, or a source given twice with `=`
+    ///   (a later one silently replacing an earlier one would audit only part of the data).
+    static func sourceFiles(_ list: [AuditRequest.SourcePath], plan: AuditPlan) throws -> [String: [String]] {
+        var files = [String: [String]]()
+        for s in list {
+            try requireSource(s.name, flag: "--source", plan: plan)
+            if s.adds {
+                files[s.name, default: plan.source(named: s.name)?.entries ?? []].append(s.path)
+            } else if let earlier = files[s.name] {
+                throw AuditError(.usage, "--source names source '\(s.name)' twice ('\(earlier.joined(separator: ", "))' and '\(s.path)'); "
+                                     + "to read several files as the source, write --source \(s.name)+=PATH for each further one, "
+                                     + "or give a quoted glob or a folder once")
+            } else {
+                files[s.name] = [s.path]
+            }
+        }
+        return files
+    }
+
     /// What this run must never write: every source (as `--source` replaces it), every
     /// `--previous` snapshot and the rules file, each with its SQLite sidecars. The run adds
     /// the history database (which only SQLite writes) before checking its outputs.
-    func protectedFiles(plan: AuditPlan, sourcePaths: [String: String], previousPaths: [String: String]) -> ProtectedFiles {
+    func protectedFiles(plan: AuditPlan, sourceFiles: [String: [String]], previousPaths: [String: String]) -> ProtectedFiles {
         var protected = ProtectedFiles()
         // `-` is standard input, not a file (`-o -` writes to standard output).
-        for source in plan.sources where (sourcePaths[source.name] ?? source.resolvedPath) != AuditEngine.standardInput {
-            protected.add(sourcePaths[source.name] ?? source.resolvedPath, role: "the input of source '\(source.name)'")
+        for source in plan.sources {
+            for path in Self.files(of: source, sourceFiles, registry: request.registry) where path != AuditEngine.standardInput {
+                protected.add(path, role: "the input of source '\(source.name)'")
+            }
         }
         for (name, path) in previousPaths.sorted(by: { $0.key < $1.key }) where path != AuditEngine.standardInput {
             protected.add(path, role: "the previous snapshot of source '\(name)'")
         }
         protected.add(plan.rulesPath, role: "the rules file")
         return protected
+    }
+
+    /// A source's files (globs and folders expanded; one that gives none is left to the audit to report).
+    static func files(of source: SourceSpec, _ sourceFiles: [String: [String]], registry: ReaderRegistry) -> [String] {
+        let entries = sourceFiles[source.name] ?? source.entries
+        let extensions = source.format.flatMap { registry.factory(format: $0)?.extensions } ?? registry.factories.flatMap(\.extensions)
+        return entries.flatMap { entry in (try? InputSet.expand([entry], extensions: extensions)) ?? [entry] }
     }
 
     /// Refuses, before the audit, an output that reaches an input or its sidecars (exit 64).

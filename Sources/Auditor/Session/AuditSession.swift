@@ -40,12 +40,12 @@ public struct AuditSession {
             plan = compiled
         }
         request.onPlan?(plan)
-        let paths = try Self.namedPaths(request.sources, flag: "--source", plan: plan)
+        let files = try Self.sourceFiles(request.sources, plan: plan)
         try Self.applyFormats(request.sourceFormats, to: &plan, registry: request.registry)
         let previousPaths = try Self.namedPaths(request.previous, flag: "--previous", plan: plan)
         // Before the audit writes anything: the baseline may be the report this run replaces.
         let baseline = try request.baseline.map { (fingerprints: try $0.fingerprints(), name: $0.name) }
-        let inputs = protectedFiles(plan: plan, sourcePaths: paths, previousPaths: previousPaths)
+        let inputs = protectedFiles(plan: plan, sourceFiles: files, previousPaths: previousPaths)
         var protected = inputs
         let historyPath = self.historyPath(for: plan)
         if let historyPath { protected.add(historyPath, role: "the history database") }
@@ -54,15 +54,16 @@ public struct AuditSession {
                                  + "--baseline FILE (a JSON report of an earlier run) or --history PATH (the last run recorded there)")
         }
         let history = try historyPath.map {
-            try HistoryStep.start(path: $0, factory: request.historyFactory, plan: plan, sourcePaths: paths,
-                                  protected: inputs, outputs: request.outputs.map(\.path))
+            try HistoryStep.start(path: $0, factory: request.historyFactory, plan: plan, sourceFiles: files,
+                                  registry: request.registry, protected: inputs, outputs: request.outputs.map(\.path))
         }
         try checkOutputs(protected)        // after the history's own checks (their messages are more precise)
         let sink = try request.findingSink?(protected)
         var options = AuditOptions(jobs: request.jobs, chunkSize: request.chunkSize, maxSamples: request.maxSamples,
-                                   failOn: request.failOn, sourcePaths: paths, progress: request.progress,
+                                   failOn: request.failOn, progress: request.progress,
                                    findingSink: sink, asOf: now)
         options.hooks = request.hooks
+        options.sourceFiles = files
         options.collectFingerprints = request.collectFingerprints || request.baseline != nil || history != nil
         options.previousPaths = previousPaths
         options.changedOnly = request.changedOnly

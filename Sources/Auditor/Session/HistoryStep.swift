@@ -13,19 +13,21 @@ struct HistoryStep {
     ///   - path: The history database.
     ///   - factory: Opens the history (``AuditRequest/historyFactory``).
     ///   - plan: The compiled rules (their sources are the inputs).
-    ///   - sourcePaths: `--source` replacements.
+    ///   - sourceFiles: `--source` replacements (files, globs, folders).
+    ///   - registry: The readers (a folder's files are those of the source's format).
     ///   - protected: The run's inputs, previous snapshots and rules file, with their sidecars.
     ///   - outputs: Every file the run writes (`--output`, `--report`, `--failures-out`).
     /// - Throws: ``AuditError`` `.usage` when the history is an input or an output of the run,
     ///   or when there is no factory to open it with.
     static func start(path: String, factory: ((String) -> any RunHistory)?, plan: AuditPlan,
-                      sourcePaths: [String: String], protected: ProtectedFiles, outputs: [String]) throws -> HistoryStep {
+                      sourceFiles: [String: [String]], registry: ReaderRegistry, protected: ProtectedFiles,
+                      outputs: [String]) throws -> HistoryStep {
         var inputs = [String]()
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source) else { continue }
-            let p = sourcePaths[source.name] ?? source.resolvedPath
             // Standard input cannot be read again to hash it: the history records no hash for it.
-            if !inputs.contains(p), p != AuditEngine.standardInput { inputs.append(p) }
+            for p in AuditSession.files(of: source, sourceFiles, registry: registry)
+            where !inputs.contains(p) && p != AuditEngine.standardInput { inputs.append(p) }
         }
         // Never write to an audited input (nor let a report overwrite the history).
         for other in inputs where SameFile.check(path, other) {

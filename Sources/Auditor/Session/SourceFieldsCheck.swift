@@ -14,7 +14,9 @@ package enum SourceFieldsCheck {
         var out = [LintDiagnostic]()
         for entity in plan.entities {
             guard let source = plan.source(named: entity.source) else { continue }
-            let path = source.resolvedPath
+            // A source of several files: its first one (the audit checks the others against it).
+            let extensions = source.format.flatMap { registry.factory(format: $0)?.extensions } ?? registry.factories.flatMap(\.extensions)
+            let path = try InputSet.expand(source.entries, extensions: extensions).first ?? source.resolvedPath
             guard let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: path) else {
                 throw AuditError.invalidRules([Diagnostic(mark: source.pathMark, message: "cannot tell the format of '\(path)' from its extension; add 'format:' to the source (known formats: \(registry.formats.joined(separator: ", ")))")])
             }

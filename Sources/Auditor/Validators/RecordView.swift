@@ -70,7 +70,9 @@ public struct RecordView: Sendable {
     /// The record's ordinal within its source (0-based).
     public var record: Int { chunk.firstRecord + row }
 
-    /// Where the record starts in its source (a line, a rowid), as the reader reports it.
+    /// Where the record starts in its source (a line, a rowid), as the reader reports it. In a
+    /// source of several files, the file's index is in the bits above bit 48 (``FileLocation``),
+    /// and ``record`` counts across the files.
     public var location: Int64 { row < chunk.locations.count ? chunk.locations[row] : 0 }
 
     /// The attribute's value, typed when its declared type parses it (see the type's docs).
