@@ -213,4 +213,43 @@ struct MultiFileSourceCaseTests {
         #expect((sample["location"] as? [String: Any])?["text"] as? String == "x/b.xml:3")
         #expect(report.inputs.map { integer($0["records"]) } == [1, 2])
     }
+
+    /// JSON Lines and Parquet partitions are one source too (the generic multi-file reader);
+    /// Parquet locations keep their row group and row, per file.
+    @Test func jsonLinesAndParquetFilesAreOneSourceToo() throws {
+        let s = try Scratch("multi-jsonl")
+        defer { s.remove() }
+        try s.write("rules.yml", """
+            version: 1
+            sources:
+              people: { path: "j/*.jsonl" }
+              parquet: { path: "p" }
+            entities:
+              Person:
+                source: people
+                key: [id]
+                attributes:
+                  id: { type: integer, unique: true }
+                  name: { type: string, required: true }
+              Row:
+                source: parquet
+                attributes:
+                  i64: { type: integer }
+            """)
+        try s.write("j/a.jsonl", #"{"id": 1, "name": "Ann"}"# + "\n")
+        try s.write("j/b.jsonl", #"{"id": 2, "name": "Bob"}"# + "\n" + #"{"id": 1}"# + "\n")
+        let fixture = Auditor.packageRoot.appendingPathComponent("Tests/ReadersTests/Fixtures/parquet/flat-plain-none-v1.parquet")
+        try FileManager.default.createDirectory(at: s.url.appendingPathComponent("p"), withIntermediateDirectories: true)
+        for name in ["a.parquet", "b.parquet"] {
+            try FileManager.default.copyItem(at: fixture, to: s.url.appendingPathComponent("p/\(name)"))
+        }
+        let run = try Auditor.run(["run", "rules.yml", "--format", "json"], in: s.url)
+        let report = try ReportJSON(run.stdout)
+        #expect(integer(report.rules(withID: "Person.id.unique").first?["violations"]) == 1, "\(run)")
+        #expect(integer(report.rules(withID: "Person.name.required").first?["violations"]) == 1)
+        let sample = try #require((report.rules(withID: "Person.id.unique").first?["samples"] as? [[String: Any]])?.first)
+        #expect((sample["location"] as? [String: Any])?["text"] as? String == "j/b.jsonl:2")
+        let rows = report.inputs.filter { ($0["path"] as? String)?.hasSuffix(".parquet") == true }.map { integer($0["records"]) }
+        #expect(rows.count == 2 && rows[0] == rows[1] && (rows[0] ?? 0) > 0, "\(report.inputs)")
+    }
 }

@@ -177,7 +177,10 @@ import Testing
             total += Int64(n)
         }
         #expect(total == Int64(record.count) * 8 * 114)
-        #expect(Self.peakRSS() - before < 64 << 20, "peak RSS grew by \(Self.peakRSS() - before) bytes")
+        // Peak RSS is the whole test process's, and other suites run in parallel with this one
+        // (seen: +136 MiB under `swift test`, +20 MiB alone). Buffering the stream would add the
+        // 2 GiB it inflates to; a bound of a quarter of that still catches it.
+        #expect(Self.peakRSS() - before < 512 << 20, "peak RSS grew by \(Self.peakRSS() - before) bytes")
     }
 
     static func peakRSS() -> Int {
