@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
                                                 .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ",
-                                                   "CZlib", "CZstd", "CSnappy"], path: "Sources/Readers"),
+                                                   "CZlib", "CZstdShim"], path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
@@ -38,10 +38,11 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
-        // Decompression: gzip (zlib) and zstd streams, and Parquet's SNAPPY, GZIP and ZSTD pages.
+        // Decompression: gzip (zlib) streams and Parquet GZIP pages. zstd: libzstd.so.1 loaded at run
+        // time by CZstdShim (a fresh machine has Debian's libzstd1, not libzstd-dev); Parquet's
+        // SNAPPY pages are decoded in Swift (Readers/Parquet/Snappy.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        .target(name: "CZstdShim"),
         // PostgreSQL sources: libpq, the reference client (every authentication method, TLS, COPY).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
@@ -56,7 +57,7 @@ let package = Package(
 )
 
 // One settings loop for every Swift target (apple/swift-log's pattern).
-for target in package.targets where target.type != .system && target.name != "CXMLShim" {
+for target in package.targets where target.type != .system && !["CXMLShim", "CZstdShim"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings

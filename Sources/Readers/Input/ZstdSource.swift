@@ -1,5 +1,5 @@
 import Auditor
-import CZstd
+import CZstdShim
 
 /// The decompressed bytes of a zstd file, as `zstd -dc` writes them: every frame in turn
 /// (skippable frames skipped), streamed with constant memory (the frame's window, at most
@@ -33,19 +33,24 @@ package final class ZstdSource: ByteSource {
     /// - Parameters:
     ///   - raw: The compressed bytes.
     ///   - inputCapacity: Compressed bytes read at a time (tests use 1).
-    /// - Throws: ``AuditError`` `.io` when the context cannot be made (out of memory).
-    package init(_ raw: any ByteSource, inputCapacity: Int = ZSTD_DStreamInSize()) throws(AuditError) {
+    /// - Throws: ``AuditError`` `.malformedInput` when libzstd cannot be loaded (the message says
+    ///   which package to install), `.io` when the context cannot be made (out of memory).
+    package init(_ raw: any ByteSource, inputCapacity: Int? = nil) throws(AuditError) {
         self.raw = raw
-        guard let context = ZSTD_createDCtx() else {
+        guard azstd_available() != 0 else {
+            throw AuditError(.malformedInput, "the file is zstd-compressed, but "
+                                 + String(cString: azstd_load_error()), location: raw.displayPath)
+        }
+        guard let context = azstd_create_dctx() else {
             throw AuditError(.io, "cannot start decompressing zstd data (out of memory)", location: raw.displayPath)
         }
         self.context = context
-        self.inputCapacity = max(1, inputCapacity)
+        self.inputCapacity = max(1, inputCapacity ?? azstd_dstream_in_size())
         input = .allocate(capacity: self.inputCapacity)
     }
 
     deinit {
-        ZSTD_freeDCtx(context)
+        azstd_free_dctx(context)
         input.deallocate()
     }
 
@@ -66,15 +71,15 @@ package final class ZstdSource: ByteSource {
                 raw.close()
                 return 0
             }
-            var source = ZSTD_inBuffer(src: input, size: inputSize, pos: inputPosition)
-            var target = ZSTD_outBuffer(dst: buffer, size: count, pos: 0)
-            let status = ZSTD_decompressStream(context, &target, &source)
+            var source = AZstdInBuffer(src: input, size: inputSize, pos: inputPosition)
+            var target = AZstdOutBuffer(dst: buffer, size: count, pos: 0)
+            let status = azstd_decompress_stream(context, &target, &source)
             inputPosition = source.pos
             let produced = target.pos
             decompressedBytes += Int64(produced)
             var error: AuditError?
-            if ZSTD_isError(status) != 0 {
-                error = corrupt(String(cString: ZSTD_getErrorName(status)))
+            if azstd_is_error(status) != 0 {
+                error = corrupt(String(cString: azstd_error_name(status)))
             } else {
                 // 0: a frame ended and is flushed; the next byte, if any, starts another frame.
                 inFrame = status != 0

@@ -1,6 +1,5 @@
-import CSnappy
 import CZlib
-import CZstd
+import CZstdShim
 
 /// Page decompression: UNCOMPRESSED, SNAPPY, GZIP and ZSTD, into a buffer of exactly the
 /// size the page header declares (allocated uninitialised, so a header that lies about a huge
@@ -39,31 +38,18 @@ enum ParquetCodecs {
     }
 
     private static func snappy(_ src: UnsafeRawBufferPointer, size: Int) throws(ParquetFailure) -> [UInt8] {
-        guard let input = src.baseAddress?.assumingMemoryBound(to: CChar.self) else {
-            throw ParquetFailure("an empty SNAPPY page")
-        }
-        var claimed = 0
-        guard snappy_uncompressed_length(input, src.count, &claimed) == SNAPPY_OK, claimed == size else {
-            throw ParquetFailure("a SNAPPY page is corrupt (its stream does not declare the page's \(size) bytes)")
-        }
-        var status = SNAPPY_OK
-        let out = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
-            var length = size
-            status = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {  // capacity >= 1
-                snappy_uncompress(input, src.count, $0, &length)
-            }
-            count = status == SNAPPY_OK && length == size ? size : 0
-        }
-        guard status == SNAPPY_OK, out.count == size else { throw ParquetFailure("a SNAPPY page is corrupt") }
-        return out
+        try Snappy.decompress(src, size: size)
     }
 
     private static func zstd(_ src: UnsafeRawBufferPointer, size: Int) throws(ParquetFailure) -> [UInt8] {
+        guard azstd_available() != 0 else {
+            throw ParquetFailure("a page is ZSTD-compressed, but " + String(cString: azstd_load_error()))
+        }
         var failure: String?
         let out = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
-            let n = ZSTD_decompress(buffer.baseAddress, size, src.baseAddress, src.count)
-            if ZSTD_isError(n) != 0 {
-                failure = String(cString: ZSTD_getErrorName(n))
+            let n = azstd_decompress(buffer.baseAddress, size, src.baseAddress, src.count)
+            if azstd_is_error(n) != 0 {
+                failure = String(cString: azstd_error_name(n))
                 count = 0
             } else {
                 count = n
