@@ -71,7 +71,7 @@ public struct RecordView: Sendable {
     public var record: Int { chunk.firstRecord + row }
 
     /// Where the record starts in its source (a line, a rowid), as the reader reports it. In a
-    /// source of several files, the file's index is in the bits above bit 48 (``FileLocation``),
+    /// source of several files, the file's index is in the bits above bit 48 (`FileLocation` in the core),
     /// and ``record`` counts across the files.
     public var location: Int64 { row < chunk.locations.count ? chunk.locations[row] : 0 }
 
