@@ -74,35 +74,11 @@ package struct PostgresOptions: Sendable, Equatable {
         }
         var diagnostics = mapping.unknownKeys(allowed: keys, context: "the postgres block")
         var options: PostgresOptions?
-        switch (mapping["table"], mapping["query"]) {
-        case (nil, nil):
-            diagnostics.append(node.error("the postgres block needs 'table:' (a table or view to audit) "
-                                              + "or 'query:' (a read-only SELECT)"))
-        case (.some, .some(let query)):
-            let at = mapping.keyNode("query") ?? query
-            diagnostics.append(at.error("'table:' and 'query:' cannot be used together; keep one of them"))
-        case (.some(let table), nil):
-            do {
-                let name = try table.string("'table:'")
-                if name.isEmpty {
-                    diagnostics.append(table.error("'table:' must name a table or view"))
-                } else {
-                    options = PostgresOptions(source: .table(name), mark: table.mark)
-                }
-            } catch {
-                diagnostics.append(error)
-            }
-        case (nil, .some(let query)):
-            do {
-                let sql = try query.string("'query:'")
-                if let problem = PostgresQueryCheck.problem(sql) {
-                    diagnostics.append(query.error(problem))
-                } else {
-                    options = PostgresOptions(source: .query(sql), mark: query.mark)
-                }
-            } catch {
-                diagnostics.append(error)
-            }
+        switch TableOrQuery.decode(mapping, node: node, block: "the postgres block", check: PostgresQueryCheck.problem,
+                                   into: &diagnostics) {
+        case .table(let name, let mark)?: options = PostgresOptions(source: .table(name), mark: mark)
+        case .query(let sql, let mark)?: options = PostgresOptions(source: .query(sql), mark: mark)
+        case nil: break
         }
         if let schema = mapping["schema"] {
             do {

@@ -71,35 +71,12 @@ package struct SQLiteOptions: Sendable, Equatable {
         }
         var diagnostics = mapping.unknownKeys(allowed: keys, context: "the sqlite block")
         var options: SQLiteOptions?
-        switch (mapping["table"], mapping["query"]) {
-        case (nil, nil):
-            diagnostics.append(node.error("the sqlite block needs 'table:' (a table or view to audit) "
-                                              + "or 'query:' (a read-only SELECT)"))
-        case (.some, .some(let query)):
-            let at = mapping.keyNode("query") ?? query
-            diagnostics.append(at.error("'table:' and 'query:' cannot be used together; keep one of them"))
-        case (.some(let table), nil):
-            do {
-                let name = try table.string("'table:'")
-                if name.isEmpty {
-                    diagnostics.append(table.error("'table:' must name a table or view"))
-                } else {
-                    options = SQLiteOptions(source: .table(name), mark: table.mark)
-                }
-            } catch {
-                diagnostics.append(error)
-            }
-        case (nil, .some(let query)):
-            do {
-                let sql = try query.string("'query:'")
-                if sql.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
-                    diagnostics.append(query.error("'query:' must be a SELECT statement"))
-                } else {
-                    options = SQLiteOptions(source: .query(sql), mark: query.mark)
-                }
-            } catch {
-                diagnostics.append(error)
-            }
+        switch TableOrQuery.decode(mapping, node: node, block: "the sqlite block", check: { sql in
+            sql.allSatisfy({ $0.isWhitespace || $0 == ";" }) ? "'query:' must be a SELECT statement" : nil
+        }, into: &diagnostics) {
+        case .table(let name, let mark)?: options = SQLiteOptions(source: .table(name), mark: mark)
+        case .query(let sql, let mark)?: options = SQLiteOptions(source: .query(sql), mark: mark)
+        case nil: break
         }
         if let locate = mapping["locate"] {
             do {
