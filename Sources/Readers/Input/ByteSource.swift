@@ -146,3 +146,22 @@ extension ByteSources {
                          location: displayPath)
     }
 }
+
+extension InputCompression {
+    /// The error for compressed data that ends inside a stream (a truncated file).
+    func truncated(at offset: Int64, after decompressed: Int64, in path: String) -> AuditError {
+        AuditError(.malformedInput,
+                   "the \(rawValue) data ends early at compressed byte \(offset) (after \(decompressed) "
+                       + "decompressed bytes): the file is truncated; copy or download it again",
+                   location: path)
+    }
+
+    /// The error for compressed data the decompressor rejects.
+    /// - Parameter what: How to call it (`corrupt gzip data`, `not valid gzip data`).
+    func corrupt(_ what: String, at offset: Int64, after decompressed: Int64, detail: String, in path: String) -> AuditError {
+        AuditError(.malformedInput,
+                   "\(what) at compressed byte \(offset) (after \(decompressed) decompressed "
+                       + "bytes): \(detail); the file is damaged; copy or download it again",
+                   location: path)
+    }
+}

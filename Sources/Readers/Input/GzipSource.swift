@@ -120,18 +120,12 @@ package final class GzipSource: ByteSource {
     }
 
     private func truncated() -> AuditError {
-        AuditError(.malformedInput,
-                   "the gzip data ends early at compressed byte \(compressedOffset) (after \(decompressedBytes) "
-                       + "decompressed bytes): the file is truncated; copy or download it again",
-                   location: displayPath)
+        compression.truncated(at: compressedOffset, after: decompressedBytes, in: displayPath)
     }
 
     private func corrupt(_ status: Int32) -> AuditError {
         let detail = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
         let what = decompressedBytes == 0 && compressedOffset < 16 ? "not valid gzip data" : "corrupt gzip data"
-        return AuditError(.malformedInput,
-                          "\(what) at compressed byte \(compressedOffset) (after \(decompressedBytes) decompressed "
-                              + "bytes): \(detail); the file is damaged; copy or download it again",
-                          location: displayPath)
+        return compression.corrupt(what, at: compressedOffset, after: decompressedBytes, detail: detail, in: displayPath)
     }
 }

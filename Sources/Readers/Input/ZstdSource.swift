@@ -105,16 +105,10 @@ package final class ZstdSource: ByteSource {
     }
 
     private func truncated() -> AuditError {
-        AuditError(.malformedInput,
-                   "the zstd data ends early at compressed byte \(compressedOffset) (after \(decompressedBytes) "
-                       + "decompressed bytes): the file is truncated; copy or download it again",
-                   location: displayPath)
+        compression.truncated(at: compressedOffset, after: decompressedBytes, in: displayPath)
     }
 
     private func corrupt(_ detail: String) -> AuditError {
-        AuditError(.malformedInput,
-                   "corrupt zstd data at compressed byte \(compressedOffset) (after \(decompressedBytes) decompressed "
-                       + "bytes): \(detail); the file is damaged; copy or download it again",
-                   location: displayPath)
+        compression.corrupt("corrupt zstd data", at: compressedOffset, after: decompressedBytes, detail: detail, in: displayPath)
     }
 }
