@@ -14,7 +14,7 @@ extension RunCommand {
         r.sources = sources.compactMap(AuditRequest.SourcePath.init(argument:))
         r.sourceFormats = sourceFormats.compactMap(AuditRequest.SourcePath.init(argument:))
         r.previous = previous.compactMap(AuditRequest.SourcePath.init(argument:))
-        r.changedOnly = changedOnly
+        (r.changedOnly, r.pushdown) = (changedOnly, pushdown)
         r.jobs = threads
         r.chunkSize = chunkSize
         r.maxSamples = maxSamples

@@ -20,8 +20,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("previous"), help: ArgumentHelp("The previous snapshot of a source (same format and options): records are matched by their entity's key and classified inserted, updated, deleted or unchanged, and lifecycle rules (on:, immutable, transitions, deleteRule) are checked. Repeatable.", valueName: "NAME=PATH"), completion: .file())
     var previous: [String] = []
 
-    @Flag(help: "Evaluate rules only on records inserted or updated since --previous (cross-record rules still see every record's key).")
-    var changedOnly = false
+    @Flag(help: "Evaluate rules only on records inserted or updated since --previous (cross-record rules still see every record's key).") var changedOnly = false
+    @Flag(help: "Run the rules inside the database of every source that can (sqlite:, postgres: tables), as 'pushdown: true' on a source does: only counts and the records that may fail leave it. Same report as without.") var pushdown = false
 
     @Option(help: ArgumentHelp("Report format: \(StandardReporters.formats.joined(separator: ", ")).", valueName: "FORMAT"), completion: .list(StandardReporters.formats))
     var format: String = "text"

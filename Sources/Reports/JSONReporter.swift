@@ -122,7 +122,7 @@ public struct JSONReporter: Reporter {
     }
 
     static func input(_ input: InputSummary) -> JSONValue {
-        .object([
+        appending(pushdownMembers(ranIn: input.ranIn, refused: input.pushdownRefused), to: .object([
             "source": .string(input.source),
             "path": .string(input.path),
             "format": .string(input.format),
@@ -133,7 +133,19 @@ public struct JSONReporter: Reporter {
             "errorStatus": .integer(input.errorStatus?.rawValue),
             "seconds": .decimal(input.seconds),
             "previous": .bool(input.isPrevious),
-        ])
+        ]))
+    }
+
+    /// `ranIn` and `pushdownRefused`, only where a source asked for pushdown (so that every
+    /// other report is byte for byte what it was).
+    static func pushdownMembers(ranIn: String?, refused: String?) -> [JSONValue.Member] {
+        (ranIn.map { [JSONValue.Member(key: "ranIn", value: .string($0))] } ?? [])
+            + (refused.map { [JSONValue.Member(key: "pushdownRefused", value: .string($0))] } ?? [])
+    }
+
+    static func appending(_ members: [JSONValue.Member], to value: JSONValue) -> JSONValue {
+        guard case .object(let existing) = value, !members.isEmpty else { return value }
+        return .object(existing + members)
     }
 
     static func rule(_ rule: RuleOutcome) -> JSONValue {
@@ -149,7 +161,7 @@ public struct JSONReporter: Reporter {
     }
 
     private static func ruleMembers(_ rule: RuleOutcome) -> JSONValue {
-        .object([
+        appending(pushdownMembers(ranIn: rule.ranIn, refused: nil), to: .object([
             "id": .string(rule.id),
             "entity": .string(rule.entity),
             "source": .string(rule.source),
@@ -171,7 +183,7 @@ public struct JSONReporter: Reporter {
             "samples": .array(rule.samples.map(finding)),
             "baseline": rule.baseline.map(ruleBaseline) ?? .null,
             "trend": rule.trend.map(trend) ?? .null,
-        ])
+        ]))
     }
 
     /// `{new, existing, resolved}`: one rule's findings against the baseline.

@@ -84,6 +84,8 @@ extension TextReporter.Renderer {
                     + (input.error.map(TerminalText.escaped) ?? w("inputs.noReason"))
             }
             lines.append("  " + cells.joined(separator: "  ") + "  " + status)
+            if let engine = input.ranIn { lines.append("    " + w("inputs.ranIn", ["engine": engine])) }
+            if let reason = input.pushdownRefused { lines.append("    " + w("inputs.pushdownRefused", ["reason": TerminalText.escaped(reason)])) }
         }
         return lines
     }

@@ -34,6 +34,9 @@ public struct AuditOptions: Sendable {
     /// Evaluate rules only on inserted and updated records (cross-record rules still see
     /// every record's keys): `--changed-only`.
     public var changedOnly = false
+    /// Run the rules inside the database of every source that can (`--pushdown`), as
+    /// `pushdown: true` on a source does for that source.
+    public var pushdown = false
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
@@ -177,6 +180,7 @@ public struct AuditEngine: Sendable {
             if let e = snapshots[ei]?.error { errors.append(e) }
             if let e = pass.previousError { errors.append(e) }
             var outcomes = pass.accumulator?.outcomes() ?? []
+            for o in outcomes.indices { outcomes[o].ranIn = pass.summary.ranIn }
             func notEvaluated(_ check: Int) {
                 let id = (pass.accumulator?.entity.plan ?? entity).rules[(pass.accumulator?.entity.plan ?? entity).checks[check].slot].id
                 if let o = outcomes.firstIndex(where: { $0.id == id }) { outcomes[o].evaluated = 0 }
@@ -215,6 +219,48 @@ public struct AuditEngine: Sendable {
                                  records: records)
         if options.collectFingerprints { report.fingerprints = FingerprintSet(byRule: fingerprints) }
         return AuditResult(report: report, inputErrors: errors)
+    }
+
+    /// What a source asked to push down (`pushdown: true`, `--pushdown`) got.
+    struct Pushdown {
+        var engine = ""
+        /// The lowered rules; nil when the entity is streamed.
+        var lowering: PushdownLowering?
+        /// The count scan's aggregates.
+        var counts: [Int] = []
+        /// Why pushdown was asked for and not done.
+        var refused: String?
+    }
+
+    /// Lowers the entity's rules to the reader's SQL engine, counts the records that surely
+    /// pass there and restricts the reader to the others; or says why not.
+    private func pushDown(_ plan: AuditPlan, _ ei: Int, reader: any RecordReader, bound: BoundEntity,
+                          context: PassContext, lifecycle: LifecycleContext.Mode?, whole: Bool) throws -> Pushdown {
+        let entity = plan.entities[ei]
+        let asked = plan.source(named: entity.source)?.pushdown == true
+        guard options.pushdown || asked else { return Pushdown() }
+        guard let target = reader as? any PushdownReader else {
+            // --pushdown is for the sources that can; `pushdown: true` on one that cannot is said.
+            return Pushdown(refused: asked ? "its format cannot run rules itself (pushdown needs an sqlite: table)" : nil)
+        }
+        var result = Pushdown(engine: target.dialect.engine)
+        if let reason = target.pushdownUnavailable {
+            result.refused = reason
+            return result
+        }
+        guard whole, lifecycle == nil, !options.changedOnly else {
+            result.refused = "it is compared with a previous snapshot"
+            return result
+        }
+        do {
+            let lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect)
+            result.counts = try target.count(passing: lowering.passes, lowering.counted)
+            try target.restrict(toRowsWhereNot: lowering.passes)
+            result.lowering = lowering
+        } catch let refusal as PushdownLowering.Refusal {
+            result.refused = refusal.reason
+        }
+        return result
     }
 
     /// One entity's pass: its accumulator (nil when nothing could be bound) and input summary.
@@ -435,6 +481,17 @@ public struct AuditEngine: Sendable {
                 if seen.insert(check.slot).inserted { acc.scopedSlots.append((check.slot, lifecycle.scopes[ci])) }
             }
         }
+        let pushdown: Pushdown
+        do {
+            pushdown = try pushDown(plan, ei, reader: reader, bound: bound, context: context,
+                                    lifecycle: mode, whole: path == nil && opened.files == nil)
+        } catch {
+            let e = Self.auditError(error, path: display)
+            if e.code == .invalidRules || e.code == .internal { throw e }
+            return unread(e)
+        }
+        summary.ranIn = pushdown.lowering == nil ? nil : pushdown.engine
+        summary.pushdownRefused = pushdown.refused
         let evaluationContext = context
         let progress = options.progress
         let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
@@ -460,6 +517,17 @@ public struct AuditEngine: Sendable {
             summary.complete = false
             summary.error = e.description
             summary.errorStatus = e.code.exitStatus
+        }
+        if let lowering = pushdown.lowering, error == nil {
+            acc.absorbPassing(lowering, counts: pushdown.counts)
+            if acc.recordsRead != pushdown.counts[0] {
+                let e = AuditError(.transient, "the table changed during the audit: \(pushdown.engine) counted \(pushdown.counts[0]) records, "
+                                       + "but \(acc.recordsRead) were counted and read; run again", location: display)
+                error = e
+                summary.complete = false
+                summary.error = e.description
+                summary.errorStatus = e.code.exitStatus
+            }
         }
         // After the read: a reader may learn its fields only by reading (XML).
         if path == nil { acc.finishTableRules(asOf: options.asOf, inputFields: reader.availableFields) }

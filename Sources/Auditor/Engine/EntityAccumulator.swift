@@ -10,7 +10,7 @@ final class EntityAccumulator {
     var frequent: [FrequentValues]
     var records: [RecordFindings] = []
     var violatingRecords = 0
-    private(set) var recordsRead = 0
+    var recordsRead = 0
     private(set) var excluded = 0
     /// Per unique key rule: the keys seen so far.
     private var uniqueTables: [Int: KeyTable] = [:]
@@ -76,7 +76,7 @@ final class EntityAccumulator {
             keys.forEach { row, key in
                 let r = Int(row)
                 if table.insert(key, location: chunk.locations[r]).first == nil, tracksOrdinals {
-                    providedRecords[pk].append((chunk.firstRecord + r + 1, FindingBuilder.key(entity, chunk, r),
+                    providedRecords[pk].append((chunk.ordinal(r), FindingBuilder.key(entity, chunk, r),
                                                 FindingBuilder.identityKey(entity, chunk, r)))
                 }
             }
@@ -168,7 +168,7 @@ final class EntityAccumulator {
                 }
             }
             violatingRecords += 1
-            if tracksOrdinals { violatingOrdinals.insert(chunk.firstRecord + Int(row) + 1) }
+            if tracksOrdinals { violatingOrdinals.insert(chunk.ordinal(Int(row))) }
             if let rowFindings {
                 let group = RecordFindings(entity: entity.plan.name,
                                            location: FindingBuilder.location(entity, chunk, Int(row)),
@@ -249,7 +249,7 @@ enum FindingBuilder {
     static let mask = "••••"
 
     static func location(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int) -> RecordLocation {
-        location(e, ordinal: chunk.firstRecord + row + 1, value: chunk.locations[row])
+        location(e, ordinal: chunk.ordinal(row), value: chunk.locations[row])
     }
 
     /// A record's location from its ordinal and its location number (line, rowid).

@@ -69,6 +69,8 @@
     /// `present`, `isEmpty` or `coalesce`), false when it makes the row skipped.
     public let missingIsNull: [Bool]
     let root: TypedNode
+    /// The syntax tree the node was checked from (SQL pushdown lowers it).
+    var syntax: ExpressionSyntax?
 
     /// Evaluates the expression for rows `0..<chunk.count`.
     /// - Parameters:
@@ -196,7 +198,8 @@
             return CompiledExpression(source: source, resultType: typed.type,
                                       inputs: checker.inputs.map { attributes[$0].name },
                                       inputTypes: checker.inputs.map { attributes[$0].type },
-                                      missingIsNull: checker.readOutsideNullAware.map { !$0 }, root: typed)
+                                      missingIsNull: checker.readOutsideNullAware.map { !$0 }, root: typed,
+                                      syntax: syntax)
         } catch {
             throw Diagnostic(mark: position(of: error.offset, in: source, from: mark), message: error.message)
         }

@@ -109,6 +109,10 @@ public struct InputSummary: Sendable, Equatable {
     public var seconds: Double
     /// True for a source's previous snapshot (`--previous`).
     public var isPrevious = false
+    /// The database engine that ran the rules (`pushdown`); nil when they ran in the process.
+    public var ranIn: String? = nil
+    /// Why a source that asked for pushdown was read in full instead.
+    public var pushdownRefused: String? = nil
 
     public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
                 complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double, isPrevious: Bool = false) {
@@ -169,6 +173,8 @@ public struct RuleOutcome: Sendable, Equatable {
     public var trend: RuleTrend?
     /// The most frequent failing values, most frequent first (see `FrequentValues`).
     public var frequentValues: [ValueCount] = []
+    /// The database engine that decided which records pass (`pushdown`); nil: the process.
+    public var ranIn: String? = nil
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
                 severity: Severity, code: Int, codes: [Int]? = nil, summary: String, evaluated: Int, violations: Int,

@@ -22,6 +22,13 @@ public struct RecordChunk: Sendable {
     /// or boolean then accepts only INTEGER (or REAL) cells, never TEXT that spells a number.
     /// False for text formats (CSV, XML), whose values are all text.
     public var storageClasses = false
+    /// Per record, its 1-based ordinal in the source, when the records are not consecutive (a
+    /// pushed-down read skips the records that passed in the database); nil otherwise.
+    public var ordinals: [Int]? = nil
+
+    /// The 1-based ordinal of record `row` in its source.
+    @inline(__always)
+    public func ordinal(_ row: Int) -> Int { ordinals?[row] ?? firstRecord + row + 1 }
 
     public init(firstRecord: Int, count: Int, bytes: [UInt8], columns: [[Cell]],
                 locations: [Int64], composites: [Composite] = [], issues: [RecordIssue] = []) {

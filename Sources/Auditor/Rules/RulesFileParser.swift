@@ -19,7 +19,7 @@ public struct RulesFileParser {
     }
 
     static let topKeys = ["version", "description", "sources", "entities", "history"]
-    static let sourceKeys = ["path", "format", "description"]
+    static let sourceKeys = ["path", "format", "description", "pushdown"]
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
@@ -151,6 +151,9 @@ public struct RulesFileParser {
         var spec = SourceSpec(name: name, mark: key.mark, path: path, resolvedPath: resolved[0], pathMark: pathNode.mark,
                               format: format, formatMark: map["format"]?.mark, options: options)
         spec.resolvedPaths = resolved
+        if let p = map["pushdown"] {
+            do { spec.pushdown = try p.bool("pushdown") } catch { d.append(error) }
+        }
         return spec
     }
 

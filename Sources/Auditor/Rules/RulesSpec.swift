@@ -31,6 +31,8 @@ package struct SourceSpec: Sendable {
     /// Every entry of `path:` (a file, a glob or a folder), resolved like ``resolvedPath``; a
     /// source of several files when there are several or one is a glob or folder (``InputSet``).
     public var resolvedPaths: [String] = []
+    /// `pushdown: true`: run the rules inside the source's database when its reader can.
+    public var pushdown = false
 
     /// ``resolvedPaths``, or ``resolvedPath`` alone.
     public var entries: [String] { resolvedPaths.isEmpty ? [resolvedPath] : resolvedPaths }

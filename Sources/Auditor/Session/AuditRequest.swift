@@ -96,6 +96,8 @@ public struct AuditRequest {
     public var previous: [SourcePath] = []
     /// `--changed-only`: evaluate rules only on inserted and updated records (needs ``previous``).
     public var changedOnly = false
+    /// `--pushdown`: run the rules inside the database of every source that can.
+    public var pushdown = false
     /// Evaluation threads.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Records per chunk.

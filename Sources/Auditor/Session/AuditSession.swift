@@ -67,6 +67,7 @@ public struct AuditSession {
         options.collectFingerprints = request.collectFingerprints || request.baseline != nil || history != nil
         options.previousPaths = previousPaths
         options.changedOnly = request.changedOnly
+        options.pushdown = request.pushdown
         let engine = AuditEngine(registry: request.registry, options: options, toolVersion: request.toolVersion)
         let result: AuditResult
         do {

@@ -68,7 +68,7 @@ public struct RecordView: Sendable {
     }
 
     /// The record's ordinal within its source (0-based).
-    public var record: Int { chunk.firstRecord + row }
+    public var record: Int { chunk.ordinal(row) - 1 }
 
     /// Where the record starts in its source (a line, a rowid), as the reader reports it. In a
     /// source of several files, the file's index is in the bits above bit 48 (`FileLocation` in the core),

@@ -16,6 +16,19 @@ struct SQLiteReadPlan {
     var what: String
     /// Every readable column of the table (or the query's columns), for `columns:` rules.
     var available: [String] = []
+    /// For a table with a rowid: what pushdown needs to read it again with a condition.
+    var pushdown: PushdownTable? = nil
+
+    struct PushdownTable {
+        /// `"main"."t"`.
+        var from: String
+        /// Field → quoted column.
+        var columns: [String: String]
+        /// The records' select list (the rowid first).
+        var select: String
+        /// The rowid's name in it.
+        var rowid: String
+    }
 
     /// `sqlite3_open_v2` flags (CONVENTIONS.md rule 7), plus `NOMUTEX`: a reader is used from
     /// one thread at a time, so the connection needs no mutex around each column call.
@@ -114,7 +127,10 @@ struct SQLiteReadPlan {
         var selectList = chosen.map { quoted($0.column) }
         if let rowidAlias { selectList.insert(rowidAlias, at: 0) }
         if selectList.isEmpty { selectList = ["NULL"] }
-        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \"main\".\(quoted(name))"
+        let from = "\"main\".\(quoted(name))"
+        // In rowid order, which a pushed-down read keeps (an index that covers the columns
+        // would otherwise be free to change the order).
+        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(from)" + (rowidAlias.map { " ORDER BY \($0)" } ?? "")
 
         let statement: SQLiteStatement
         do {
@@ -124,9 +140,14 @@ struct SQLiteReadPlan {
         } catch {
             throw SQLiteErrors.auditError(error, stage: .schema(what: what), file: file, denial: connection.lastDenial)
         }
-        return SQLiteReadPlan(statement: statement, fields: chosen.map(\.field),
-                              locationStyle: rowidAlias != nil ? .rowid(table: name) : .ordinal,
-                              rowidFirst: rowidAlias != nil, what: what, available: readable)
+        var plan = SQLiteReadPlan(statement: statement, fields: chosen.map(\.field),
+                                  locationStyle: rowidAlias != nil ? .rowid(table: name) : .ordinal,
+                                  rowidFirst: rowidAlias != nil, what: what, available: readable)
+        if rowidAlias != nil {
+            plan.pushdown = PushdownTable(from: from, columns: Dictionary(chosen.map { ($0.field, quoted($0.column)) }) { a, _ in a },
+                                          select: selectList.joined(separator: ", "), rowid: rowidAlias ?? "rowid")
+        }
+        return plan
     }
 
     /// A database without the table the rules read is a data problem (exit 65): the rules

@@ -1,3 +1,4 @@
+import Foundation
 import Auditor
 import CSQLite
 import SQLiteSupport
@@ -46,6 +47,13 @@ package final class SQLiteReader: RecordReader {
     /// The error that ended the read. Rows read before it in the same chunk are returned
     /// first; every later call throws it again (a failed reader never restarts its query).
     private var failure: AuditError?
+    /// The table read again with a condition (pushdown); nil for views, queries and tables
+    /// without a rowid.
+    private let pushdownTable: SQLiteReadPlan.PushdownTable?
+    private let connection: SQLiteConnection
+    private var pushdownDialect: SQLiteDialect?
+    /// In a pushed-down read, every rowid in order, to give the records read their ordinals.
+    private var rank: (statement: SQLiteStatement, seen: Int, last: Int64)?
 
     /// The factory for ``ReaderRegistry`` (format `sqlite`; extensions `sqlite`, `sqlite3`, `db`).
     public static let factory = ReaderFactory(
@@ -99,6 +107,8 @@ package final class SQLiteReader: RecordReader {
         rowidFirst = plan.rowidFirst
         keyField = plan.keyField.map { Int32($0) }
         width = plan.fields.count
+        pushdownTable = plan.pushdown
+        connection = plan.statement.connection
     }
 
     /// Reads up to `maxRecords` rows.
@@ -109,6 +119,7 @@ package final class SQLiteReader: RecordReader {
         guard let statement else { return nil }
         let limit = max(1, maxRecords)
         var builder = RecordChunkBuilder(columnCount: width, firstRecord: produced, capacity: min(limit, 1 << 16))
+        if rank != nil { builder.unsafeChunk.ordinals = [] }
         let rc = fill(&builder.unsafeChunk, statement: statement.handle, limit: limit)
         let count = builder.count
         produced += count
@@ -125,6 +136,10 @@ package final class SQLiteReader: RecordReader {
         }
         guard count > 0 else { return nil }
         var chunk = builder.build()
+        if rank != nil, chunk.ordinals?.count != chunk.count {
+            throw Self.unlessChanged(AuditError(.transient, "the table changed during the audit; run again", location: file.displayPath),
+                                     file: file, before: before)
+        }
         chunk.storageClasses = true      // declared types are checked against typeof() (README)
         return chunk
     }
@@ -145,6 +160,7 @@ package final class SQLiteReader: RecordReader {
             guard rc == SQLITE_ROW else { return rc }
             chunk.locations.append(rowidFirst ? sqlite3_column_int64(stmt, 0)
                                    : keyField.map { sqlite3_column_int64(stmt, $0) } ?? ordinalBase + Int64(row))
+            if rank != nil { chunk.ordinals?.append(ordinal(of: sqlite3_column_int64(stmt, 0))) }
             for c in 0 ..< width {
                 let i = Int32(truncatingIfNeeded: c) + offset
                 let cell: Cell
@@ -206,5 +222,79 @@ package final class SQLiteReader: RecordReader {
         guard error.code != .invalidRules, error.code != .transient else { return error }
         let after = file.fingerprint()
         return after == before ? error : changedError(file: file, before: before, after: after)
+    }
+}
+
+// MARK: - Pushdown
+
+extension SQLiteReader: PushdownReader {
+    public var pushdownUnavailable: String? {
+        pushdownTable == nil ? "only a table with a rowid is read again with a condition (not a view, a query or a WITHOUT ROWID table)" : nil
+    }
+
+    public var dialect: any SQLDialect {
+        if let pushdownDialect { return pushdownDialect }
+        let made = SQLiteDialect(columns: pushdownTable?.columns ?? [:], table: pushdownTable?.from ?? "NULL")
+        pushdownDialect = made
+        return made
+    }
+
+    /// Runs one aggregate scan; `passes` is computed once per row in a subquery that the
+    /// planner does not flatten (`LIMIT -1`), so its copies are not evaluated once per count.
+    public func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
+        guard let table = pushdownTable else { return [] }
+        try registerFunctions()
+        let counts = ["count(*)", "count(CASE WHEN auditor_pass THEN 1 END)"]
+            + conditions.map { "count(CASE WHEN auditor_pass AND \($0) THEN 1 END)" }
+        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(table.from) LIMIT -1)"
+        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
+        do {
+            connection.clearDenial()
+            let statement = try SQLiteStatement(connection: connection, sql: sql)
+            guard try statement.step() else { return [] }
+            return (0 ..< counts.count).map { Int(sqlite3_column_int64(statement.handle, Int32($0))) }
+        } catch {
+            throw Self.unlessChanged(SQLiteErrors.auditError(error, stage: .read(what: what), file: file, denial: connection.lastDenial),
+                                     file: file, before: before)
+        }
+    }
+
+    /// Prepares `SELECT rowid, … FROM table WHERE (condition) IS NOT TRUE` in place of the
+    /// records' statement.
+    public func restrict(toRowsWhereNot condition: String) throws {
+        guard let table = pushdownTable, produced == 0 else { return }
+        try registerFunctions()
+        let sql = "SELECT \(table.select) FROM \(table.from) WHERE (\(condition)) IS NOT TRUE ORDER BY \(table.rowid)"
+        do {
+            connection.clearDenial()
+            statement = try SQLiteStatement(connection: connection, sql: sql)
+            rank = (try SQLiteStatement(connection: connection, sql: "SELECT \(table.rowid) FROM \(table.from) ORDER BY \(table.rowid)"),
+                    0, Int64.min)
+        } catch {
+            throw Self.unlessChanged(SQLiteErrors.auditError(error, stage: .read(what: what), file: file, denial: connection.lastDenial),
+                                     file: file, before: before)
+        }
+    }
+
+    /// The 1-based position of `rowid` among all the table's rowids (the rank cursor only
+    /// moves forward: the records come in rowid order). 0 when the rowid is gone.
+    private func ordinal(of rowid: Int64) -> Int {
+        guard var r = rank else { return 0 }
+        while r.last < rowid {
+            guard sqlite3_step(r.statement.handle) == SQLITE_ROW else { break }
+            r.last = sqlite3_column_int64(r.statement.handle, 0)
+            r.seen += 1
+        }
+        rank = r
+        return r.last == rowid ? r.seen : 0
+    }
+
+    private func registerFunctions() throws(AuditError) {
+        guard let pushdownDialect else { return }
+        var rc = pushdownDialect.register(on: connection.handle)
+        if rc == SQLITE_OK { rc = SQLiteDialect.registerCalendar(on: connection.handle) }
+        guard rc == SQLITE_OK else {
+            throw AuditError(.internal, "could not register the pushdown functions: \(connection.failure(rc).message)", location: file.displayPath)
+        }
     }
 }

@@ -1,0 +1,300 @@
+/// Lowers a bound entity's rules to one SQL condition, `passes`, that is true only where a
+/// record surely passes every rule, and to the counts the report needs of those records.
+///
+/// The database then keeps every record where `passes` is true: it counts them (one
+/// aggregate scan) and the reader reads out only the others, which the same checks as the
+/// streaming engine evaluate in the process. Counts, samples, messages and exit status are
+/// therefore the streaming engine's by construction; the engine only decides which records
+/// surely pass. Conditions are sound, not necessarily tight (see ``SQLDialect``).
+///
+/// An entity is lowered whole or not at all: a rule the dialect cannot express (a Swift hook,
+/// a compound validator, a decimal bound, an arithmetic expression), or a feature that needs
+/// every record in the process (keys other entities reference, cardinality, freshness,
+/// snapshots), leaves it to the streaming engine, with the reason.
+package struct PushdownLowering {
+    /// True where a record surely passes every rule of the entity.
+    package var passes: String
+    /// What the count scan counts among the passing records, in order: per counted attribute,
+    /// the records where it is present; per record rule with a `when:`, the records where it
+    /// holds; per key rule, the records whose every key attribute is present.
+    package var counted: [String]
+    /// Attributes whose presence is counted (indexes into the plan's attributes).
+    var presentAttributes: [Int]
+    /// Record rule checks with a `when:` (their evaluated count is counted).
+    var whenChecks: [Int]
+    /// Key rules whose evaluated count is counted.
+    var keyRules: [Int]
+
+    /// Why an entity cannot be pushed down.
+    package struct Refusal: Error, Sendable {
+        package var reason: String
+    }
+
+    /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.
+    static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect) throws(Refusal)
+        -> PushdownLowering {
+        let plan = entity.plan
+        if !plan.providedKeys.isEmpty { throw Refusal(reason: "other entities reference its keys, which are built from every record") }
+        if !plan.cardinality.isEmpty { throw Refusal(reason: "its relationship counts need every record") }
+        if !plan.tableRules.isEmpty { throw Refusal(reason: "its table rules (freshness, columns) need every record") }
+        if plan.usesLifecycle || context.lifecycle != nil { throw Refusal(reason: "it is compared with a previous snapshot") }
+        if !entity.hooks.isEmpty { throw Refusal(reason: "Swift validators run in the process") }
+        var conditions = [String]()
+        var present = [Int]()
+        for (a, attribute) in plan.attributes.enumerated() where !attribute.checks.isEmpty {
+            guard let column = dialect.column(attribute.name) else {
+                throw Refusal(reason: "'\(attribute.name)' is not a column of the table")
+            }
+            guard let valid = dialect.valid(attribute.name, as: attribute.type) else {
+                throw Refusal(reason: "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly")
+            }
+            var holds = [valid]
+            var required = false
+            for ci in attribute.checks {
+                let check = plan.checks[ci]
+                if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
+                switch check.test {
+                case .required: required = true
+                case .type, .keyed, .structural: break
+                case .unique: break        // a key rule (below)
+                default:
+                    guard let c = lower(check.test, attribute, dialect) else {
+                        throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly")
+                    }
+                    holds.append(c)
+                }
+            }
+            let all = "(" + holds.joined(separator: " AND ") + ")"
+            conditions.append(required ? all : "(\(column) IS NULL OR \(all))")
+            present.append(a)
+        }
+        var whenChecks = [Int]()
+        var whenConditions = [String]()
+        for (ci, check) in plan.checks.enumerated() {
+            guard case .record(let when, let assert) = check.test else { continue }
+            if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
+            let id = plan.rules[check.slot].id
+            guard let a = ExpressionLowering(plan: plan, dialect: dialect).condition(assert),
+                  let w = when.map({ ExpressionLowering(plan: plan, dialect: dialect).condition($0) }) ?? .some(nil)
+            else { throw Refusal(reason: "the expression of rule '\(id)' cannot run in \(dialect.engine) exactly") }
+            var inputs = Set(assert.inputs)
+            if let when { inputs.formUnion(when.inputs) }
+            let valid = try inputs.sorted().map { name throws(Refusal) -> String in
+                guard let a = plan.attributes.firstIndex(where: { $0.name == name }),
+                      let v = dialect.valid(name, as: plan.attributes[a].type), let column = dialect.column(name)
+                else { throw Refusal(reason: "an input of rule '\(id)' cannot be read in \(dialect.engine)") }
+                // An attribute with checks of its own is valid wherever it is present and they pass.
+                return present.contains(a) ? "\(column) IS NOT NULL" : v
+            }
+            let inputsValid = valid.isEmpty ? "1 = 1" : valid.joined(separator: " AND ")
+            if let w {
+                conditions.append("(\(inputsValid) AND (NOT \(w) OR \(a)))")
+                whenChecks.append(ci)
+                whenConditions.append(w)
+            } else {
+                conditions.append("(\(inputsValid) AND \(a))")
+            }
+        }
+        var keyRules = [Int]()
+        var keyConditions = [String]()
+        for (k, rule) in plan.keyRules.enumerated() {
+            let fields = rule.shape.attributes.map { plan.attributes[$0].name }
+            let columns = fields.compactMap(dialect.column)
+            let valid = zip(rule.shape.attributes, fields).compactMap { dialect.valid($1, as: plan.attributes[$0].type) }
+            guard columns.count == fields.count, valid.count == fields.count else {
+                throw Refusal(reason: "the key of rule '\(plan.rules[plan.checks[rule.check].slot].id)' cannot be read in \(dialect.engine)")
+            }
+            let anyNull = columns.map { "\($0) IS NULL" }.joined(separator: " OR ")
+            switch rule.kind {
+            case .unique:
+                guard let duplicated = dialect.duplicated(fields, valid: valid) else {
+                    throw Refusal(reason: "\(dialect.engine) cannot find duplicate keys exactly")
+                }
+                conditions.append("(\(anyNull) OR NOT \(duplicated))")
+            case .reference(let target, let pk, _):
+                // The parent's key set was read first; without it the rule is not evaluated.
+                guard let table = context.tables[target]?[pk] else { break }
+                guard fields.count == 1, plan.attributes[rule.shape.attributes[0]].type == .integer,
+                      table.count <= PushdownLowering.maxInlineKeys else {
+                    throw Refusal(reason: "the keys that rule '\(plan.rules[plan.checks[rule.check].slot].id)' references cannot be sent to \(dialect.engine)")
+                }
+                var keys = [Int64]()
+                keys.reserveCapacity(table.count)
+                for i in 0 ..< table.count {
+                    guard let key = table.integerKey(at: i) else {
+                        throw Refusal(reason: "the keys that rule '\(plan.rules[plan.checks[rule.check].slot].id)' references are not integers")
+                    }
+                    keys.append(key)
+                }
+                let list = keys.isEmpty ? "FALSE" : "\(columns[0]) IN (\(keys.map(String.init).joined(separator: ", ")))"
+                conditions.append("(\(anyNull) OR \(list))")
+            }
+            keyRules.append(k)
+            keyConditions.append(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
+        }
+        let passes = conditions.isEmpty ? "(1 = 1)" : "(" + conditions.joined(separator: "\n AND ") + ")"
+        var counted = [String]()
+        for a in present { counted.append("\(dialect.column(plan.attributes[a].name)!) IS NOT NULL") }
+        counted += whenConditions
+        counted += keyConditions
+        return PushdownLowering(passes: passes, counted: counted, presentAttributes: present,
+                                whenChecks: whenChecks, keyRules: keyRules)
+    }
+
+    /// Parent key sets up to this size are sent inline (`IN (…)`).
+    static let maxInlineKeys = 100_000
+
+    /// The condition under which a valid value passes a property check, or nil.
+    private static func lower(_ test: Check.Test, _ attribute: AttributePlan, _ d: any SQLDialect) -> String? {
+        let name = attribute.name
+        guard let column = d.column(name) else { return nil }
+        switch (test, attribute.type) {
+        case (.minLength(let n), .string): return "\(d.characters(name)) >= \(n)"
+        case (.maxLength(let n), .string): return "\(d.characters(name)) <= \(n)"
+        case (.pattern(let p), .string): return d.matches(name, p)
+        case (.enumText(let values), .string):
+            let texts = values.map { d.literal(String(decoding: $0, as: UTF8.self)) }
+            guard values.allSatisfy({ String(validating: $0, as: UTF8.self) != nil }) else { return nil }
+            return texts.isEmpty ? "1 = 0" : "\(d.bytes(name)) IN (\(texts.joined(separator: ", ")))"
+        case (.enumNumber(let set), .integer):
+            var ints = [String]()
+            for value in set.exact {
+                guard let i = integer(value) else { return nil }
+                ints.append(String(i))
+            }
+            return ints.isEmpty ? "1 = 0" : "\(column) IN (\(ints.sorted().joined(separator: ", ")))"
+        case (.lowerBound(let b, let inclusive), .integer), (.lowerBound(let b, let inclusive), .decimal):
+            guard let i = integer(b) else { return nil }
+            return "\(column) \(inclusive ? ">=" : ">") \(i)"
+        case (.upperBound(let b, let inclusive), .integer), (.upperBound(let b, let inclusive), .decimal):
+            guard let i = integer(b) else { return nil }
+            return "\(column) \(inclusive ? "<=" : "<") \(i)"
+        case (.lowerBound(let b, let inclusive), .date):
+            guard b.exact == nil, b.fast.rounded() == b.fast, abs(b.fast) < 4_000_000, let date = d.dateText(name, .date) else { return nil }
+            return "\(date) \(inclusive ? ">=" : ">") \(d.dateConstant(Int(b.fast)))"
+        case (.upperBound(let b, let inclusive), .date):
+            guard b.exact == nil, b.fast.rounded() == b.fast, abs(b.fast) < 4_000_000, let date = d.dateText(name, .date) else { return nil }
+            return "\(date) \(inclusive ? "<=" : "<") \(d.dateConstant(Int(b.fast)))"
+        case (.integral, .integer): return "1 = 1"
+        default: return nil
+        }
+    }
+
+    /// An exact integer bound that every engine compares exactly (below 2^53).
+    private static func integer(_ bound: OrderedBound) -> Int64? {
+        guard bound.fast.rounded() == bound.fast, abs(bound.fast) < 9_007_199_254_740_992 else { return nil }
+        let i = Int64(bound.fast)
+        if let exact = bound.exact {
+            guard case .number(let d) = exact, ExactDecimal.compare(d, ExactDecimal(i)) == 0 else { return nil }
+        }
+        return i
+    }
+
+    private static func integer(_ value: ExactDecimal) -> Int64? {
+        guard value.isIntegral, let d = value.shortDouble, d.rounded() == d, abs(d) < 9_007_199_254_740_992,
+              ExactDecimal.compare(value, ExactDecimal(Int64(d))) == 0 else { return nil }
+        return Int64(d)
+    }
+}
+
+/// Lowers a record rule's expression (its syntax tree) to an SQL condition that, where every
+/// input is valid, is true or false exactly as the streaming engine's evaluation. Covers
+/// comparisons of attributes and integer, string and boolean literals, `and`/`or`/`not`,
+/// `in`, `date(datetime)` and `yearsBetween`; anything else is nil.
+struct ExpressionLowering {
+    let plan: EntityPlan
+    let dialect: any SQLDialect
+
+    enum Value {
+        case integer(String)       // an integer (or exact decimal compared with integers)
+        case text(String)
+        case date(String)          // a YYYY-MM-DD text
+        case condition(String)
+    }
+
+    func condition(_ expression: CompiledExpression) -> String? {
+        guard let syntax = expression.syntax, expression.missingIsNull.allSatisfy({ !$0 }),
+              case .condition(let c)? = value(syntax) else { return nil }
+        return c
+    }
+
+    private func attribute(_ name: String) -> AttributePlan? {
+        plan.attributes.first { $0.name == name }
+    }
+
+    private func value(_ node: ExpressionSyntax) -> Value? {
+        switch node.kind {
+        case .number(let v):
+            guard v.rounded() == v, abs(v) < 9_007_199_254_740_992 else { return nil }
+            return .integer(String(Int64(v)))
+        case .string(let s): return .text(dialect.literal(s))
+        case .boolean(let b): return .condition(b ? "(1 = 1)" : "(1 = 0)")
+        case .attribute(let name):
+            guard let a = attribute(name), let column = dialect.column(name) else { return nil }
+            switch a.type {
+            case .integer, .decimal: return .integer(column)
+            case .string: return .text(dialect.bytes(name))
+            case .boolean: return .condition("(\(dialect.isTrue(name)))")
+            case .date: return dialect.dateText(name, .date).map(Value.date)
+            case .datetime: return nil
+            }
+        case .not(let x):
+            guard case .condition(let c)? = value(x) else { return nil }
+            return .condition("(NOT \(c))")
+        case .logical(let op, let l, let r):
+            guard case .condition(let a)? = value(l), case .condition(let b)? = value(r) else { return nil }
+            return .condition("(\(a) \(op == .and ? "AND" : "OR") \(b))")
+        case .comparison(let op, let l, let r):
+            guard let a = value(l), let b = value(r) else { return nil }
+            let sql: String
+            switch op {
+            case .equal: sql = "="
+            case .notEqual: sql = "<>"
+            case .less: sql = "<"
+            case .lessEqual: sql = "<="
+            case .greater: sql = ">"
+            case .greaterEqual: sql = ">="
+            }
+            switch (a, b) {
+            case (.integer(let x), .integer(let y)), (.date(let x), .date(let y)):
+                return .condition("(\(x) \(sql) \(y))")
+            case (.text(let x), .text(let y)) where op == .equal || op == .notEqual:
+                return .condition("(\(x) \(sql) \(y))")
+            case (.condition(let x), .condition(let y)) where op == .equal || op == .notEqual:
+                return .condition("((\(x)) \(op == .equal ? "=" : "<>") (\(y)))")
+            default: return nil
+            }
+        case .membership(let x, let items, let negated):
+            guard let v = value(x) else { return nil }
+            var list = [String]()
+            for item in items {
+                switch (v, value(item)) {
+                case (.integer, .integer(let i)?), (.text, .text(let i)?): list.append(i)
+                default: return nil
+                }
+            }
+            guard !list.isEmpty else { return nil }
+            let subject: String
+            switch v {
+            case .integer(let s), .text(let s): subject = s
+            default: return nil
+            }
+            return .condition("(\(subject) \(negated ? "NOT IN" : "IN") (\(list.joined(separator: ", "))))")
+        case .call(let name, let args):
+            switch (name, args.count) {
+            case ("date", 1):
+                if case .attribute(let n) = args[0].kind, let a = attribute(n), a.type == .datetime || a.type == .date {
+                    return dialect.dateText(n, a.type).map(Value.date)
+                }
+                return nil
+            case ("yearsBetween", 2):
+                guard case .date(let from)? = value(args[0]), case .date(let to)? = value(args[1]) else { return nil }
+                let years = "(\(dialect.year(to)) - \(dialect.year(from)))"
+                return .integer("(\(years) - (CASE WHEN \(dialect.monthDay(to)) < \(dialect.monthDay(from)) THEN 1 ELSE 0 END))")
+            default: return nil
+            }
+        case .null, .list, .negate, .arithmetic, .between:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// How one SQL engine writes the pieces of a pushed-down audit (SQLite, PostgreSQL; Spark SQL
+/// and Trino would be one more conformance each). The lowering (``PushdownLowering``) builds
+/// every condition from these pieces and never writes engine-specific SQL itself.
+///
+/// Every condition a dialect returns must be *sound*: where it says a value is valid (or a
+/// rule holds), the streaming engine says so too. It may say "not surely" more often than
+/// needed (a datetime with an offset, text with a NUL byte): such rows are read out and
+/// checked in the process, so the report stays exact. A piece the engine cannot express
+/// exactly returns nil, and the entity is then read in full.
+package protocol SQLDialect {
+    /// The engine's name as reports show it ("sqlite", "postgresql").
+    var engine: String { get }
+    /// The column expression of a field the reader reads, or nil.
+    func column(_ field: String) -> String?
+    /// True where the field is present (not NULL) and surely of `type`, in the form the
+    /// other pieces below expect (for text: without NUL bytes; for a date-time: a form whose
+    /// UTC date the dialect can take).
+    func valid(_ field: String, as type: ValueType) -> String?
+    /// The Unicode scalar count of a valid string field.
+    func characters(_ field: String) -> String
+    /// True where a valid string field fully matches `pattern`; nil when the engine cannot
+    /// match it exactly.
+    func matches(_ field: String, _ pattern: Pattern) -> String?
+    /// A string literal.
+    func literal(_ text: String) -> String
+    /// A valid string field compared byte for byte (no collation).
+    func bytes(_ field: String) -> String
+    /// A valid boolean field as an SQL condition.
+    func isTrue(_ field: String) -> String
+    /// A valid date field, or a valid date-time field's UTC date, in a form that compares as
+    /// dates do (a day number, an SQL date) and that ``year(_:)`` and ``monthDay(_:)`` read.
+    func dateText(_ field: String, _ type: ValueType) -> String?
+    /// A date constant (days since 1970-01-01) in the form of ``dateText(_:_:)``.
+    func dateConstant(_ days: Int) -> String
+    /// The year (an integer) of a date expression.
+    func year(_ dateText: String) -> String
+    /// The month and day of a date expression, comparable as (month, day) pairs.
+    func monthDay(_ dateText: String) -> String
+    /// True where the row's values of `fields` occur in more than one row in which every one
+    /// of them satisfies its condition in `valid` (the key rows of a unique rule).
+    func duplicated(_ fields: [String], valid: [String]) -> String?
+}
+
+/// A reader whose rows live in an engine that can evaluate a ``SQLDialect``'s conditions
+/// (`pushdown: true`): the engine counts, the reader then reads only the rows that may fail.
+package protocol PushdownReader: RecordReader {
+    /// Why this reader cannot push down (a query, a view), or nil.
+    var pushdownUnavailable: String? { get }
+    var dialect: any SQLDialect { get }
+    /// Counts, in one scan of the rows the reader would read (`passes` evaluated once per
+    /// row): every row, the rows where `passes` is true, and among those the rows where each
+    /// of `conditions` is true, in that order.
+    func count(passing passes: String, _ conditions: [String]) throws -> [Int]
+    /// From now on, reads only the rows where `condition` is not true. Called before the first
+    /// chunk.
+    func restrict(toRowsWhereNot condition: String) throws
+}
