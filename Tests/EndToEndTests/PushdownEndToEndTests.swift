@@ -30,8 +30,10 @@ struct PushdownEndToEndTests {
                                  sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let streamed = try Auditor.run(arguments + ["--format", "json"], in: directory, timeout: 300)
         let pushed = try Auditor.run(arguments + ["--format", "json", "--pushdown"], in: directory, timeout: 300)
-        #expect(streamed.status == pushed.status, "exit status \(streamed.status) vs \(pushed.status): \(pushed.stderr)",
+        #expect(streamed.status == pushed.status, "exit status \(streamed.status) vs \(pushed.status): \(pushed.stderrText)",
                 sourceLocation: sourceLocation)
+        try #require(!streamed.stdout.isEmpty && !pushed.stdout.isEmpty,
+                     "no report: \(streamed.stderrText)\n\(pushed.stderrText)", sourceLocation: sourceLocation)
         let a = try json(String(decoding: streamed.stdout, as: UTF8.self)), b = try json(String(decoding: pushed.stdout, as: UTF8.self))
         let left = try JSONSerialization.data(withJSONObject: comparable(a), options: [.sortedKeys])
         let right = try JSONSerialization.data(withJSONObject: comparable(b), options: [.sortedKeys])
@@ -164,5 +166,103 @@ struct PushdownEndToEndTests {
         let text = try Auditor.run(["run", "rules.yml"], in: scratch.url)
         let out = String(decoding: text.stdout, as: UTF8.self)
         #expect(out.contains("read in full, not pushed down: "), "\(out)")
+    }
+}
+
+/// PostgreSQL pushdown against the streaming engine, on a throwaway server (``PostgresServer``).
+@Suite("PostgreSQL pushdown against the streaming engine", .enabled(if: PostgresServer.available, PostgresServer.skipReason))
+struct PostgresPushdownTests {
+    @Test("the benchmark rules on gen.py's data in text columns: same report, Person run in postgresql")
+    func benchmark() throws {
+        guard GeneratedData.available else { return }
+        let (server, database, _) = try PostgresEndToEndTests.loaded.get()
+        let url = server.url(database: database)
+        for samples in ["20", "2"] {
+            let report = try PushdownEndToEndTests.expectSameReport(
+                ["run", "rules/people.yml", "--source", "people=\(url)", "--source", "departments=\(url)", "--max-samples", samples])
+            let people = try #require(PushdownEndToEndTests.pushedInput(report, source: "people"))
+            #expect(people["ranIn"] as? String == "postgresql", "\(people)")
+            // Department's keys are what Person references: read in full, and said so.
+            let departments = try #require(PushdownEndToEndTests.pushedInput(report, source: "departments"))
+            #expect((departments["pushdownRefused"] as? String)?.contains("reference") == true, "\(departments)")
+        }
+    }
+
+    /// Typed and text columns with the values where PostgreSQL's and our parsers could part:
+    /// leading zeros and signs, exponents, NaN and infinities, year 0 and BC, leap days,
+    /// offsets and fractions, case and collation.
+    static let setup = """
+        CREATE TABLE t (id bigint, n_int integer, n_num numeric, n_real double precision, d date, ts timestamptz,
+                        b boolean, t_int text, t_dec text, t_date text, t_ts text, t_bool text, name text, code varchar(10));
+        INSERT INTO t
+        SELECT CASE WHEN i % 397 = 0 THEN NULL WHEN i % 389 = 0 THEN i - 1 ELSE i END,
+               (ARRAY[0, 5, -1, 100, 101, NULL])[CASE WHEN abs(hashtext('c1-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d1-' || i)) % 6 END],
+               (ARRAY[0, 0.5, -0.01, 99.99, 100, 'NaN', 'Infinity', NULL, 12.50, 1e20])[CASE WHEN abs(hashtext('c2-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d2-' || i)) % 10 END]::numeric,
+               (ARRAY['0', '0.5', '-0.0', 'NaN', 'Infinity', '-Infinity', '99.5', '1e300', NULL])[CASE WHEN abs(hashtext('c3-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d3-' || i)) % 9 END]::float8,
+               (ARRAY['2000-01-31', '2024-02-29', 'infinity', '0001-01-01', '9999-12-31', '1990-01-01', NULL])[CASE WHEN abs(hashtext('c4-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d4-' || i)) % 7 END]::date,
+               (ARRAY['2020-01-01 00:00:00+00', '2020-01-01 23:30:00-05', '2020-02-29 12:00:00.5+00', 'infinity', NULL,
+                      '1969-12-31 23:59:59+00'])[CASE WHEN abs(hashtext('c5-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d5-' || i)) % 6 END]::timestamptz,
+               (ARRAY[true, false, NULL])[CASE WHEN abs(hashtext('c6-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d6-' || i)) % 3 END],
+               (ARRAY['7', '007', '-0', '+5', ' 5', '1e3', '5.', '99999999999999999', '123456789012345678901', '', NULL, '-12'])[CASE WHEN abs(hashtext('c7-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d7-' || i)) % 12 END],
+               (ARRAY['12.50', '.5', '5.', '-0.0', '1e3', '0', '100', 'NaN', '00.10', '', NULL, '99.999'])[CASE WHEN abs(hashtext('c8-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d8-' || i)) % 12 END],
+               (ARRAY['1999-12-31', '2024-02-29', '0000-01-01', '2023-02-29', '2000-13-01', '2001-04-31', '2010-6-1',
+                      ' 2001-04-30', '2024-12-31', NULL])[CASE WHEN abs(hashtext('c9-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d9-' || i)) % 10 END],
+               (ARRAY['2020-01-01T00:00:00Z', '2020-01-01T23:30:00-05:00', '2020-02-29T12:00:00.5Z', '2021-02-29T00:00:00Z',
+                      '2020-01-01T24:00:00Z', '2020-01-01 00:00:00Z', '1969-12-31T23:59:59Z', '2020-01-01t00:00:00z', NULL])[CASE WHEN abs(hashtext('c10-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d10-' || i)) % 9 END],
+               (ARRAY['true', 'false', 'TRUE', '1', 't', '', NULL])[CASE WHEN abs(hashtext('c11-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d11-' || i)) % 7 END],
+               (ARRAY['Ann', 'Bo', 'José Müller', 'Zoë', 'x' || repeat('y', 40), 'Li Wei', 'O''Neil', '🦄 Uni', 'ann', '', NULL])[CASE WHEN abs(hashtext('c12-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d12-' || i)) % 11 END],
+               (ARRAY['ABC', 'abc', 'AB', 'ABCD', 'A1C', NULL, 'ÀBC', 'ABC '])[CASE WHEN abs(hashtext('c13-' || i)) % 100 < 85 THEN 1 ELSE 1 + abs(hashtext('d13-' || i)) % 8 END]
+        FROM generate_series(1, 8000) AS i;
+        """
+
+    static let rules = """
+        version: 1
+        sources:
+          t:
+            path: "URL"
+            postgres: { table: t }
+        entities:
+          Row:
+            source: t
+            key: [id]
+            idPrefix: row
+            attributes:
+              id:     { type: integer, required: true, unique: true }
+              n_int:  { type: integer, min: -1, max: 100, enum: [0, 5, 100] }
+              n_num:  { type: decimal, min: 0, exclusiveMax: 100 }
+              n_real: { type: decimal, max: 99 }
+              d:      { type: date, min: "1990-01-01", max: "2024-12-31" }
+              ts:     { type: datetime }
+              b:      { type: boolean, required: true }
+              t_int:  { type: integer, min: -5, max: 10 }
+              t_dec:  { type: decimal, min: 0, max: 99 }
+              t_date: { type: date, max: "2024-06-30" }
+              t_ts:   { type: datetime }
+              t_bool: { type: boolean }
+              name:   { type: string, required: true, minLength: 3, maxLength: 12, pattern: "[A-Za-zÀ-ÿ' ]+" }
+              code:   { type: string, pattern: "[A-Z]{2,3}|À[A-Z]+", enum: [ABC, ÀBC, AB] }
+            rules:
+              - id: row.grown
+                when: b
+                assert: yearsBetween(d, date(ts)) >= 18
+              - id: row.dated
+                assert: yearsBetween(date(t_ts), t_date) < 5 or t_int in [7, -12]
+
+        """
+
+    @Test("edge values of typed and text columns: same report, run in postgresql")
+    func edgeValues() throws {
+        let server = try PostgresServer.shared.get()
+        let database = try server.makeDatabase("pushdown", setup: Self.setup)
+        let scratch = try Scratch("pg-pushdown")
+        defer { scratch.remove() }
+        try scratch.write("rules.yml", Self.rules.replacingOccurrences(of: "URL", with: server.url(database: database)))
+        for samples in ["100", "3"] {
+            let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", samples], in: scratch.url)
+            let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "t"))
+            #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+            let violations = (report["rules"] as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["violations"] as? Int ?? 0) }
+            #expect(violations > 3000, "the table is full of faults")
+        }
     }
 }

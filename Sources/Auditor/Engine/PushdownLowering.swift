@@ -107,7 +107,8 @@ package struct PushdownLowering {
             let anyNull = columns.map { "\($0) IS NULL" }.joined(separator: " OR ")
             switch rule.kind {
             case .unique:
-                guard let duplicated = dialect.duplicated(fields, valid: valid) else {
+                let typed = zip(rule.shape.attributes, fields).map { (name: $1, type: plan.attributes[$0].type) }
+                guard let duplicated = dialect.duplicated(typed, valid: valid) else {
                     throw Refusal(reason: "\(dialect.engine) cannot find duplicate keys exactly")
                 }
                 conditions.append("(\(anyNull) OR NOT \(duplicated))")
@@ -126,7 +127,10 @@ package struct PushdownLowering {
                     }
                     keys.append(key)
                 }
-                let list = keys.isEmpty ? "FALSE" : "\(columns[0]) IN (\(keys.map(String.init).joined(separator: ", ")))"
+                guard let number = dialect.number(fields[0], .integer) else {
+                    throw Refusal(reason: "the key of rule '\(plan.rules[plan.checks[rule.check].slot].id)' cannot be read in \(dialect.engine)")
+                }
+                let list = keys.isEmpty ? "FALSE" : "\(number) IN (\(keys.map(String.init).joined(separator: ", ")))"
                 conditions.append("(\(anyNull) OR \(list))")
             }
             keyRules.append(k)
@@ -147,7 +151,7 @@ package struct PushdownLowering {
     /// The condition under which a valid value passes a property check, or nil.
     private static func lower(_ test: Check.Test, _ attribute: AttributePlan, _ d: any SQLDialect) -> String? {
         let name = attribute.name
-        guard let column = d.column(name) else { return nil }
+        guard d.column(name) != nil else { return nil }
         switch (test, attribute.type) {
         case (.minLength(let n), .string): return "\(d.characters(name)) >= \(n)"
         case (.maxLength(let n), .string): return "\(d.characters(name)) <= \(n)"
@@ -157,18 +161,19 @@ package struct PushdownLowering {
             guard values.allSatisfy({ String(validating: $0, as: UTF8.self) != nil }) else { return nil }
             return texts.isEmpty ? "1 = 0" : "\(d.bytes(name)) IN (\(texts.joined(separator: ", ")))"
         case (.enumNumber(let set), .integer):
+            guard let number = d.number(name, .integer) else { return nil }
             var ints = [String]()
             for value in set.exact {
                 guard let i = integer(value) else { return nil }
                 ints.append(String(i))
             }
-            return ints.isEmpty ? "1 = 0" : "\(column) IN (\(ints.sorted().joined(separator: ", ")))"
+            return ints.isEmpty ? "1 = 0" : "\(number) IN (\(ints.sorted().joined(separator: ", ")))"
         case (.lowerBound(let b, let inclusive), .integer), (.lowerBound(let b, let inclusive), .decimal):
-            guard let i = integer(b) else { return nil }
-            return "\(column) \(inclusive ? ">=" : ">") \(i)"
+            guard let i = integer(b), let number = d.number(name, attribute.type) else { return nil }
+            return "\(number) \(inclusive ? ">=" : ">") \(i)"
         case (.upperBound(let b, let inclusive), .integer), (.upperBound(let b, let inclusive), .decimal):
-            guard let i = integer(b) else { return nil }
-            return "\(column) \(inclusive ? "<=" : "<") \(i)"
+            guard let i = integer(b), let number = d.number(name, attribute.type) else { return nil }
+            return "\(number) \(inclusive ? "<=" : "<") \(i)"
         case (.lowerBound(let b, let inclusive), .date):
             guard b.exact == nil, b.fast.rounded() == b.fast, abs(b.fast) < 4_000_000, let date = d.dateText(name, .date) else { return nil }
             return "\(date) \(inclusive ? ">=" : ">") \(d.dateConstant(Int(b.fast)))"
@@ -230,9 +235,9 @@ struct ExpressionLowering {
         case .string(let s): return .text(dialect.literal(s))
         case .boolean(let b): return .condition(b ? "(1 = 1)" : "(1 = 0)")
         case .attribute(let name):
-            guard let a = attribute(name), let column = dialect.column(name) else { return nil }
+            guard let a = attribute(name), dialect.column(name) != nil else { return nil }
             switch a.type {
-            case .integer, .decimal: return .integer(column)
+            case .integer, .decimal: return dialect.number(name, a.type).map(Value.integer)
             case .string: return .text(dialect.bytes(name))
             case .boolean: return .condition("(\(dialect.isTrue(name)))")
             case .date: return dialect.dateText(name, .date).map(Value.date)

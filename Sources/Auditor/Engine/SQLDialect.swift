@@ -16,6 +16,9 @@ package protocol SQLDialect {
     /// other pieces below expect (for text: without NUL bytes; for a date-time: a form whose
     /// UTC date the dialect can take).
     func valid(_ field: String, as type: ValueType) -> String?
+    /// A valid integer or decimal field as an SQL number that compares exactly (the column,
+    /// or its text cast once it is known to be valid).
+    func number(_ field: String, _ type: ValueType) -> String?
     /// The Unicode scalar count of a valid string field.
     func characters(_ field: String) -> String
     /// True where a valid string field fully matches `pattern`; nil when the engine cannot
@@ -37,8 +40,9 @@ package protocol SQLDialect {
     /// The month and day of a date expression, comparable as (month, day) pairs.
     func monthDay(_ dateText: String) -> String
     /// True where the row's values of `fields` occur in more than one row in which every one
-    /// of them satisfies its condition in `valid` (the key rows of a unique rule).
-    func duplicated(_ fields: [String], valid: [String]) -> String?
+    /// of them satisfies its condition in `valid` (the key rows of a unique rule). Values
+    /// must be grouped at least as coarsely as the streaming engine's keys compare.
+    func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String?
 }
 
 /// A reader whose rows live in an engine that can evaluate a ``SQLDialect``'s conditions

@@ -58,12 +58,15 @@ struct PostgresCopyDecoder {
     let keyField: Int?
     /// Fields before the schema's first column (the key column when it is not requested).
     let leading: Int
+    /// The field that holds the record's ordinal (a pushed-down read, which skips records).
+    let ordinalField: Int?
     private var scratch: [UInt8] = []
 
-    init(kinds: [PostgresColumnKind], keyField: Int?, leading: Int) {
+    init(kinds: [PostgresColumnKind], keyField: Int?, leading: Int, ordinalField: Int? = nil) {
         self.kinds = kinds
         self.keyField = keyField
         self.leading = leading
+        self.ordinalField = ordinalField
     }
 
     /// Appends one row to `chunk`.
@@ -84,6 +87,10 @@ struct PostgresCopyDecoder {
             let raw = UnsafeBufferPointer(rebasing: row[start ..< stop])
             let isNull = raw.count == 2 && raw[0] == 0x5C && raw[1] == 0x4E
             if field == keyField, !isNull, let key = Self.integer(raw) { location = key }
+            if field == ordinalField, let n = Self.integer(raw) {
+                if keyField == nil { location = n }
+                chunk.ordinals?.append(Int(n))
+            }
             if field >= leading {
                 chunk.columns[field - leading].append(isNull ? .missing : cell(raw, kind: kinds[field], chunk: &chunk))
             }

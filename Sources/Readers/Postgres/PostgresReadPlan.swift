@@ -14,6 +14,8 @@ struct PostgresReadPlan {
     /// "table 'public.people'" or "the query", for messages.
     var what: String
     var available: [String] = []
+    /// For a table: what pushdown needs to read it again with a condition.
+    var pushdown: (from: String, select: String, columns: [String: (column: String, kind: PostgresColumnKind)])? = nil
 
     // MARK: - table:
 
@@ -126,7 +128,8 @@ struct PostgresReadPlan {
             selectList = ["NULL"]     // no requested column exists: count the rows, read nothing
             leading = 1
         }
-        let select = "SELECT \(selectList.joined(separator: ", ")) FROM \(PostgresConnection.quoted(schema)).\(PostgresConnection.quoted(name))"
+        let from = "\(PostgresConnection.quoted(schema)).\(PostgresConnection.quoted(name))"
+        let select = "SELECT \(selectList.joined(separator: ", ")) FROM \(from)"
         let described: [(name: String, type: UInt32)]
         do {
             described = try connection.describe(select)
@@ -136,6 +139,11 @@ struct PostgresReadPlan {
         var plan = PostgresReadPlan(select: select, fields: chosenFields, kinds: described.map { PostgresColumnKind(oid: $0.type) },
                                     leading: leading, keyField: keyField, what: what, available: readable)
         if let keyColumn { plan.locationStyle = .key(container: container, name: keyColumn) }
+        var mapping = [String: (column: String, kind: PostgresColumnKind)]()
+        for (i, field) in chosenFields.enumerated() where leading + i < plan.kinds.count {
+            mapping[field] = (PostgresConnection.quoted(chosen[i]), plan.kinds[leading + i])
+        }
+        plan.pushdown = (from, selectList.joined(separator: ", "), mapping)
         return plan
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Auditor
 
 /// Streams the records of a PostgreSQL table, view or read-only query with
@@ -34,6 +35,11 @@ package final class PostgresReader: RecordReader {
     private var produced = 0
     private var failure: AuditError?
     private var bytes: Int64 = 0
+    /// The SELECT the COPY streams; started by the first ``nextChunk(maxRecords:)`` (pushdown
+    /// may replace it first). Nil once started.
+    private var pendingSelect: String?
+    private let plan: PostgresReadPlan
+    private var pushdownDialect: PostgresDialect?
 
     public var bytesRead: Int64 { bytes }
 
@@ -72,14 +78,9 @@ package final class PostgresReader: RecordReader {
         case .query(let sql):
             plan = try PostgresReadPlan.query(sql, options: options, connection: connection, displayPath: displayPath)
         }
-        do throws(PostgresFailure) {
-            try connection.startCopy(plan.select)
-        } catch {
-            let stage: PostgresErrors.Stage
-            if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: plan.what) }
-            throw PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target)
-        }
         self.options = options
+        self.plan = plan
+        pendingSelect = plan.select
         self.connection = connection
         self.displayPath = displayPath
         self.target = target
@@ -95,8 +96,23 @@ package final class PostgresReader: RecordReader {
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if let failure { throw failure }
         guard let connection else { return nil }
+        if let select = pendingSelect {
+            pendingSelect = nil
+            do throws(PostgresFailure) {
+                // One plan, no parallel workers: records come in the table's order, the same
+                // whether or not a pushed-down condition skips some.
+                try connection.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL synchronize_seqscans = off")
+                try connection.startCopy(select)
+            } catch {
+                let stage: PostgresErrors.Stage
+                if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: what) }
+                return try stop(PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target),
+                                RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced))
+            }
+        }
         let limit = max(1, maxRecords)
         var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: min(limit, 1 << 16))
+        if decoder.ordinalField != nil { builder.unsafeChunk.ordinals = [] }
         var malformed = false
         var ended = false
         do throws(PostgresFailure) {
@@ -151,5 +167,47 @@ package final class PostgresReader: RecordReader {
     /// Closes the connection (the read-only snapshot needs no change check).
     public func finish() throws {
         finishTransaction()
+    }
+}
+
+// MARK: - Pushdown
+
+extension PostgresReader: PushdownReader {
+    public var pushdownUnavailable: String? {
+        plan.pushdown == nil ? "a query: source is read as it is (pushdown needs a table:)" : nil
+    }
+
+    public var dialect: any SQLDialect {
+        if let pushdownDialect { return pushdownDialect }
+        let made = PostgresDialect(columns: plan.pushdown?.columns ?? [:], table: plan.pushdown?.from ?? "NULL")
+        pushdownDialect = made
+        return made
+    }
+
+    /// One aggregate scan in the read's snapshot; `passes` is computed once per row in a
+    /// subquery that the planner keeps (`OFFSET 0`).
+    public func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
+        guard let table = plan.pushdown, let connection else { return [] }
+        let counts = ["count(*)", "count(*) FILTER (WHERE auditor_pass)"]
+            + conditions.map { "count(*) FILTER (WHERE auditor_pass AND \($0))" }
+        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(table.from) OFFSET 0) AS s"
+        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
+        let rows: [[String?]]
+        do throws(PostgresFailure) {
+            rows = try connection.execute(sql)
+        } catch {
+            throw PostgresErrors.auditError(error, stage: .read(what: what), displayPath: displayPath, target: target)
+        }
+        return (rows.first ?? []).map { Int($0 ?? "") ?? 0 }
+    }
+
+    /// Replaces the records' SELECT by the rows where `condition` is not true, numbered as
+    /// in the whole table (`row_number() OVER ()` over the same scan).
+    public func restrict(toRowsWhereNot condition: String) throws {
+        guard let table = plan.pushdown, pendingSelect != nil else { return }
+        pendingSelect = "SELECT auditor_ordinal, \(table.select.isEmpty ? "NULL" : table.select) FROM (SELECT row_number() OVER () AS auditor_ordinal, "
+            + "(\(condition)) AS auditor_pass, * FROM \(table.from)) AS s WHERE auditor_pass IS NOT TRUE"
+        decoder = PostgresCopyDecoder(kinds: [.integer] + plan.kinds, keyField: plan.keyField.map { $0 + 1 },
+                                      leading: plan.leading + 1, ordinalField: 0)
     }
 }

@@ -70,8 +70,10 @@ final class SQLiteDialect: SQLDialect {
 
     func monthDay(_ dateText: String) -> String { "auditor_civil(1, \(dateText))" }
 
-    func duplicated(_ fields: [String], valid: [String]) -> String? {
-        let cs = fields.compactMap { columns[$0] }
+    func number(_ field: String, _ type: ValueType) -> String? { columns[field] }
+
+    func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String? {
+        let cs = fields.compactMap { columns[$0.name] }
         guard cs.count == fields.count, !cs.isEmpty else { return nil }
         let list = cs.joined(separator: ", ")
         let tuple = cs.count == 1 ? list : "(\(list))"

@@ -1,0 +1,199 @@
+import Auditor
+
+/// PostgreSQL's pieces of a pushed-down audit (see ``SQLDialect``), by each column's type
+/// (``PostgresColumnKind``), as the reader turns COPY text into cells:
+///
+/// - Typed columns are valid where they are not NULL (and finite: no `NaN`, no infinite or BC
+///   dates), and compare as themselves: an `int8` is an exact integer, a `numeric` an exact
+///   decimal, a `date` a date.
+/// - Text columns are "surely valid" only in forms that the streaming engine's parsers
+///   accept (`-?[0-9]{1,17}` for an integer, `YYYY-MM-DD` of a real date, …), checked with
+///   regular expressions under `COLLATE "C"`, and cast only inside `CASE` once valid. Other
+///   text is read out and checked in the process.
+/// - Patterns become `~ '^(?:…)$'` only when they use a subset of the syntax whose meaning
+///   is the same in PostgreSQL's regular expressions (literals, bracket classes, groups,
+///   alternation, quantifiers); any other pattern leaves the entity to the streaming engine.
+final class PostgresDialect: SQLDialect {
+    let engine = "postgresql"
+    /// Field → (quoted column, kind).
+    let columns: [String: (column: String, kind: PostgresColumnKind)]
+    /// `"schema"."table"`.
+    let table: String
+
+    init(columns: [String: (column: String, kind: PostgresColumnKind)], table: String) {
+        self.columns = columns
+        self.table = table
+    }
+
+    func column(_ field: String) -> String? { columns[field]?.column }
+
+    /// `c` under the C collation (byte order, byte equality).
+    private func c(_ column: String) -> String { "(\(column) COLLATE \"C\")" }
+
+    func valid(_ field: String, as type: ValueType) -> String? {
+        guard let (col, kind) = columns[field] else { return nil }
+        switch (kind, type) {
+        case (.integer, .integer), (.integer, .decimal), (.boolean, .boolean): return "(\(col) IS NOT NULL)"
+        case (.numeric, .decimal), (.real, .decimal):
+            return "(\(col) IS NOT NULL AND \(col) NOT IN ('NaN', 'Infinity', '-Infinity'))"
+        case (.date, .date): return "(\(col) IS NOT NULL AND \(col) BETWEEN '0001-01-01' AND '9999-12-31')"
+        case (.timestamp, .datetime), (.timestamptz, .datetime):
+            return "(\(col) IS NOT NULL AND \(col) >= '0001-01-01' AND \(col) < '10000-01-01')"
+        case (.text, .string): return "(\(col) IS NOT NULL)"
+        case (.text, .integer): return "(\(c(col)) ~ '^-?[0-9]{1,17}$')"
+        case (.text, .decimal): return "(\(c(col)) ~ '^-?[0-9]{1,15}([.][0-9]{1,15})?$')"
+        case (.text, .boolean): return "(\(c(col)) IN ('true', 'false'))"
+        case (.text, .date): return "(\(c(col)) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' AND \(Self.realDate(col)))"
+        case (.text, .datetime):
+            return "(\(c(col)) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$' AND \(Self.realDate(col)))"
+        default: return nil
+        }
+    }
+
+    /// True where the text's first 10 characters (`YYYY-MM-DD`, digits checked) are a real
+    /// date of years 0001–9999 (PostgreSQL has no year 0; such a value is read out).
+    static func realDate(_ col: String) -> String {
+        let y = "substr(\(col), 1, 4)::int", m = "substr(\(col), 6, 2)::int", d = "substr(\(col), 9, 2)::int"
+        let leap = "(\(y) % 4 = 0 AND (\(y) % 100 <> 0 OR \(y) % 400 = 0))"
+        return "(CASE WHEN \(y) >= 1 AND \(m) BETWEEN 1 AND 12 AND \(d) >= 1 THEN \(d) <= CASE WHEN \(m) = 2 THEN "
+            + "CASE WHEN \(leap) THEN 29 ELSE 28 END WHEN \(m) IN (4, 6, 9, 11) THEN 30 ELSE 31 END ELSE FALSE END)"
+    }
+
+    func number(_ field: String, _ type: ValueType) -> String? {
+        guard let (col, kind) = columns[field], let v = valid(field, as: type) else { return nil }
+        switch kind {
+        case .integer, .numeric, .real: return col
+        case .text: return "(CASE WHEN \(v) THEN \(col)::\(type == .integer ? "bigint" : "numeric") END)"
+        default: return nil
+        }
+    }
+
+    func characters(_ field: String) -> String { "char_length(\(columns[field]?.column ?? "NULL"))" }
+
+    func matches(_ field: String, _ pattern: Pattern) -> String? {
+        guard let (col, kind) = columns[field], kind == .text, let regex = Self.regex(pattern.source) else { return nil }
+        return "(\(c(col)) ~ \(literal("^(?:" + regex + ")$")))"
+    }
+
+    /// The pattern as PostgreSQL's advanced regular expression, when it keeps to a subset
+    /// whose meaning is the same in both (full match, no flags): literal characters,
+    /// escaped punctuation, bracket classes of literals and ranges, `( )`, `|`, `* + ?`,
+    /// `{m}`, `{m,}`, `{m,n}`. Nil otherwise.
+    static func regex(_ source: String) -> String? {
+        let scalars = Array(source.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        var quantified = false          // the last token was a quantifier
+        func isASCIIAlnum(_ s: Unicode.Scalar) -> Bool {
+            (0x30 ... 0x39).contains(s.value) || (0x41 ... 0x5A).contains(s.value) || (0x61 ... 0x7A).contains(s.value)
+        }
+        while i < scalars.count {
+            let s = scalars[i]
+            i += 1
+            switch s {
+            case "\\":
+                // Only escaped ASCII punctuation: \d, \w, \b and the like differ between engines.
+                guard i < scalars.count, scalars[i].value < 0x80, scalars[i].value >= 0x21, !isASCIIAlnum(scalars[i]) else { return nil }
+                out.append("\\")
+                out.append(scalars[i])
+                i += 1
+                quantified = false
+            case "[":
+                out.append("[")
+                if i < scalars.count, scalars[i] == "^" { out.append("^"); i += 1 }
+                if i < scalars.count, scalars[i] == "]" { out.append("]"); i += 1 }
+                var closed = false
+                while i < scalars.count {
+                    let t = scalars[i]
+                    i += 1
+                    if t == "]" { closed = true; out.append("]"); break }
+                    if t == "[" || t.value < 0x20 { return nil }          // [: :], [= =], controls
+                    if t == "\\" {
+                        guard i < scalars.count, scalars[i].value < 0x80, !isASCIIAlnum(scalars[i]) else { return nil }
+                        out.append("\\")
+                        out.append(scalars[i])
+                        i += 1
+                        continue
+                    }
+                    out.append(t)
+                }
+                guard closed else { return nil }
+                quantified = false
+            case "*", "+", "?":
+                // A lazy `*?` means the same for a full match; stacked quantifiers do not parse alike.
+                if quantified && !(s == "?" && out.last != "?") { return nil }
+                out.append(s)
+                quantified = true
+            case "{":
+                var j = i, digits = 0, comma = false
+                while j < scalars.count, scalars[j] != "}" {
+                    if scalars[j] == "," { if comma { return nil }; comma = true } else if (0x30 ... 0x39).contains(scalars[j].value) { digits += 1 } else { return nil }
+                    j += 1
+                }
+                guard j < scalars.count, digits > 0, digits <= 3, !quantified, i > 1 || false else { return nil }
+                out.append(contentsOf: scalars[(i - 1) ... j])
+                i = j + 1
+                quantified = true
+            case "(":
+                if i < scalars.count, scalars[i] == "?" { return nil }    // flags, look-around, named groups
+                out.append("(")
+                quantified = false
+            case ")", "|":
+                out.append(s)
+                quantified = false
+            case ".", "^", "$", "}", "]":
+                return nil
+            default:
+                guard s.value >= 0x20, s.value != 0x7F else { return nil }
+                out.append(s)
+                quantified = false
+            }
+        }
+        return String(out)
+    }
+
+    func literal(_ text: String) -> String {
+        if text.utf8.contains(0) { return "NULL" }      // no PostgreSQL text holds NUL
+        return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    func bytes(_ field: String) -> String { c(columns[field]?.column ?? "NULL") }
+
+    func isTrue(_ field: String) -> String {
+        guard let (col, kind) = columns[field] else { return "FALSE" }
+        return kind == .boolean ? "(\(col) IS TRUE)" : "(\(c(col)) = 'true')"
+    }
+
+    func dateText(_ field: String, _ type: ValueType) -> String? {
+        guard let (col, kind) = columns[field], let v = valid(field, as: type) else { return nil }
+        switch (kind, type) {
+        case (.date, .date), (.timestamp, .datetime), (.timestamptz, .datetime): return "(\(col))::date"
+        case (.text, .date): return "(CASE WHEN \(v) THEN \(col)::date END)"
+        case (.text, .datetime): return "(CASE WHEN \(v) THEN substr(\(col), 1, 10)::date END)"
+        default: return nil
+        }
+    }
+
+    func dateConstant(_ days: Int) -> String { "(DATE '1970-01-01' + \(days))" }
+
+    func year(_ dateText: String) -> String { "extract(year FROM \(dateText))::int" }
+
+    func monthDay(_ dateText: String) -> String { "(extract(month FROM \(dateText)) * 100 + extract(day FROM \(dateText)))::int" }
+
+    func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String? {
+        var keys = [String]()
+        for field in fields {
+            guard let (col, kind) = columns[field.name] else { return nil }
+            switch (kind, field.type) {
+            case (.text, .string): keys.append(c(col))
+            case (.text, .integer), (.text, .decimal): guard let n = number(field.name, field.type) else { return nil }; keys.append(n)
+            case (.text, .date), (.text, .datetime): return nil
+            default: keys.append(col)
+            }
+        }
+        guard !keys.isEmpty else { return nil }
+        let list = keys.joined(separator: ", ")
+        let tuple = keys.count == 1 ? list : "(\(list))"
+        return "(\(tuple) IN (SELECT \(list) FROM \(table) WHERE \(valid.joined(separator: " AND ")) GROUP BY \(list) HAVING count(*) > 1))"
+    }
+}
