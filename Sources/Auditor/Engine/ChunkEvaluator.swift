@@ -124,6 +124,14 @@ package enum ChunkEvaluator {
                     switch check.test {
                     case .required:
                         for r in 0 ..< n where state[r] == TypedParse.Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
+                    case .notNull:
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.missing && column[r].isNull {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
+                    case .notAbsent:
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.missing && !column[r].isNull {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
                     case .type:
                         for r in 0 ..< n where state[r] == TypedParse.Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
                     case .lowerBound(let bound, let inclusive):
@@ -265,7 +273,7 @@ package enum ChunkEvaluator {
                   !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == check.slot }) else { continue }
             let evaluated: Int
             switch check.test {
-            case .required: evaluated = active
+            case .required, .notNull, .notAbsent: evaluated = active
             case .type: evaluated = present
             default: evaluated = valid
             }

@@ -98,6 +98,10 @@ package struct AttributePlan: Sendable {
 package struct Check: Sendable {
     public enum Test: Sendable {
         case required
+        /// `allowsNull: false`: the value is not an explicit null (``Cell/null``).
+        case notNull
+        /// `allowsMissing: false`: the value is not absent (an explicit null passes).
+        case notAbsent
         case type
         case minLength(Int)
         case maxLength(Int)

@@ -2,9 +2,11 @@
 /// not one "must be a list" finding per record.
 extension RuleCompiler {
     /// The constraint kinds that apply to lists only.
-    static let listKinds: Set<ConstraintKind> = [.minCount, .maxCount, .each, .uniqueItems]
+    static let listKinds: Set<ConstraintKind> = [.each, .uniqueItems]
+    /// The constraint kinds that apply to lists and maps (a map's number of entries).
+    static let countKinds: Set<ConstraintKind> = [.minCount, .maxCount]
     /// The constraint kinds that apply to maps only.
-    static let mapKinds: Set<ConstraintKind> = [.keys, .requiredKeys, .allowedKeys]
+    static let mapKinds: Set<ConstraintKind> = [.keys, .requiredKeys, .allowedKeys, .eachKey, .eachValue, .pairs]
 
     /// Checks that every list constraint is on a list and every map constraint on a map.
     /// - Parameters:
@@ -22,7 +24,10 @@ extension RuleCompiler {
             for a in e.attributes {
                 let shape = a.split != nil ? FieldShape.list : known[a.name] ?? .scalar
                 for c in a.constraints {
-                    if listKinds.contains(c.kind), shape != .list {
+                    if countKinds.contains(c.kind), shape == .scalar {
+                        d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)
+                            + ", or a map: 'fields: { \(a.name): { path: ..., as: map } }'"))
+                    } else if listKinds.contains(c.kind), shape != .list {
                         d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)))
                     } else if mapKinds.contains(c.kind), shape != .map {
                         d.append(Diagnostic(mark: c.mark, message: mapMessage(c.kind, a.name, shape)))

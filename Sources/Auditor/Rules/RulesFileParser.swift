@@ -300,9 +300,13 @@ public struct RulesFileParser {
             if kind == .required || kind == .unique || kind == .integral || kind == .immutable {
                 do { if try !c.value.bool(kname) { continue } } catch { d.append(error); continue }
             }
+            // `allowsNull: true`, `allowsMissing: true` (the defaults) declare no rule either.
+            if kind == .allowsNull || kind == .allowsMissing {
+                do { if try c.value.bool(kname) { continue } } catch { d.append(error); continue }
+            }
             constraints.append(c)
         }
-        // `required` first, then `type`, then the rest in file order.
+        // `required` (and `allowsNull`, `allowsMissing`) first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
         var spec = AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
                                  severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
@@ -315,7 +319,7 @@ public struct RulesFileParser {
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
-        k == .required ? 0 : k == .type ? 1 : 2
+        k.isPresenceKind ? 0 : k == .type ? 1 : 2
     }
 
     private func typeMessage(_ got: String) -> String {
