@@ -107,6 +107,47 @@ import Testing
         #expect(maxCount.message.contains("contacts must have 3 or fewer entries; got 4."), "\(maxCount.message)")
     }
 
+    @Test("CSV: split: \";\" with keySeparator: \"=\" makes key=value text a map for the same rules", arguments: [1, 2])
+    func keyValueTextOnCSV(jobs: Int) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-keyed-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var csv = "id,contacts\n"
+        for (i, entries) in Self.contacts.enumerated() {
+            // Record 2 has no entry: an empty quoted field is an empty map (unquoted it would be missing).
+            let text = entries.map { "\($0.0)=\($0.1)" }.joined(separator: ";")
+            csv += "\(i + 1),\"\(text)\"\n"
+        }
+        try csv.write(to: dir.appendingPathComponent("people.csv"), atomically: true, encoding: .utf8)
+        let yaml = Self.rules(.xml)
+            .replacingOccurrences(of: "path: people.xml", with: "path: people.csv")
+            .replacingOccurrences(of: "xml: { record: person, fields: { contacts: { path: contacts, as: map } } }", with: "csv: {}")
+            .replacingOccurrences(of: "contacts:\n", with: "contacts:\n            split: \";\"\n            keySeparator: \"=\"\n")
+        let (plan, d) = try Self.plan(yaml, path: dir.appendingPathComponent("rules.yml").path)
+        #expect(d.isEmpty, "\(d)\n\(yaml)")
+        let report = try AuditEngine(registry: StandardReaders.registry, options: AuditOptions(jobs: jobs, chunkSize: 2))
+            .run(try #require(plan)).report
+        func keys(_ id: String) -> [String] { report.rules.first { $0.id == id }?.samples.compactMap(\.key) ?? ["no rule \(id)"] }
+        #expect(keys("P.contacts.minCount") == ["id=2"])
+        #expect(keys("P.contacts.maxCount") == ["id=4"])
+        #expect(keys("P.contacts.eachKey") == ["id=3"])
+        #expect(keys("P.contacts.eachValue") == ["id=5"])
+        #expect(keys("P.contacts.pairs") == ["id=3"])
+    }
+
+    @Test("keySeparator needs split:, a separator, and one that differs from split's", arguments: [
+        ("{ keySeparator: \"=\", eachKey: string }", "add split:"),
+        ("{ split: \";\", keySeparator: \"\" }", "keySeparator needs a separator"),
+        ("{ split: \";\", keySeparator: \";\" }", "keySeparator and split must differ"),
+    ])
+    func keySeparatorMistakes(attribute: String, expected: String) throws {
+        let yaml = "version: 1\nsources: { s: { path: d.csv } }\nentities:\n  E:\n    source: s\n    attributes:\n      v: \(attribute)\n"
+        let error = #expect(throws: AuditError.self) {
+            _ = try RulesFileParser(formats: StandardReaders.registry.formats).parse(yaml, path: "rules.yml")
+        }
+        #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
+    }
+
     @Test("Without 'as: map' (XML, JSON Lines) or on CSV, each map key is one located rules error, never a finding per record",
           arguments: ["xml: { record: person }", "jsonl: {}", "csv: {}"])
     func mapKeysNeedAMap(block: String) throws {

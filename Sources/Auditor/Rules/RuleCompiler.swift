@@ -45,7 +45,7 @@ public enum RuleCompiler {
         var explicit = [Int: (severity: Severity?, code: Int?)]()
         for a in e.attributes {
             var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, split: a.split,
-                                     checks: [])
+                                     keySeparator: a.keySeparator, checks: [])
             var attrParams = parameters(of: a)
             attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
             attrParams["entity"] = catalog.displayName(entity: e.name)
