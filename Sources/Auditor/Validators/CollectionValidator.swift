@@ -42,7 +42,7 @@ public struct CollectionValidator: Validator {
     /// Whether this validator only counts, so that it applies to a map's entries as well.
     private var countsOnly: Bool { each == nil && !uniqueItems }
 
-    /// The count violations of a map (``countsOnly``).
+    /// The count violations of a map (when `countsOnly`).
     private func validateMap(_ map: ValueMap, _ value: Value) -> [Violation] {
         var out = [Violation]()
         let n = map.entries.count
