@@ -99,6 +99,64 @@ struct NilNullKeyedEndToEndTests {
 
         """#
 
+    /// The `contacts:` attribute of docs/validators.md's compound-constraints example, as written.
+    static func docsContacts() throws -> String {
+        let docs = try String(contentsOf: Auditor.packageRoot.appendingPathComponent("docs/validators.md"), encoding: .utf8)
+        let section = try #require(docs.range(of: "## Compound and collection constraints in YAML"))
+        let rest = docs[section.upperBound...]
+        let start = try #require(rest.range(of: "  contacts:"))
+        let end = try #require(rest[start.lowerBound...].range(of: "```"))
+        return rest[start.lowerBound ..< end.lowerBound].split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    @Test("docs/validators.md's contacts example on JSON objects and on CSV key=value text: each rule finds its record",
+          arguments: ["jsonl", "csv"])
+    func docsContactsExample(format: String) throws {
+        let tmp = try Scratch("keyed-docs-\(format)")
+        defer { tmp.remove() }
+        let records: [[(String, String)]] = [
+            [("tel_home", "+47 22 00 00 00")], [], [("Tel", "1")], [("tel_work", "call me")], [("mail", "")],
+            (0 ..< 11).map { ("key_" + String(UnicodeScalar(UInt8(97 + $0))), "v") },   // 11 entries, one too many
+        ]
+        var contacts = try Self.docsContacts()
+        let source: String
+        if format == "jsonl" {
+            try tmp.write("people.jsonl", records.enumerated().map { i, entries in
+                "{\"id\": \(i + 1), \"contacts\": {" + entries.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", ") + "}}\n"
+            }.joined())
+            source = "path: people.jsonl\n    jsonl: { fields: { contacts: { path: contacts, as: map } } }"
+        } else {
+            try tmp.write("people.csv", "id,contacts\n" + records.enumerated().map { i, entries in
+                "\(i + 1),\"" + entries.map { "\($0.0)=\($0.1)" }.joined(separator: ";") + "\"\n"
+            }.joined())
+            source = "path: people.csv"
+            contacts = contacts.replacingOccurrences(of: "minCount: 1", with: "split: \";\"\n        keySeparator: \"=\"\n        minCount: 1")
+        }
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              people:
+                \(source)
+            entities:
+              P:
+                key: [id]
+                attributes:
+                  id: integer
+            \(contacts)
+
+            """)
+        let run = try assertExecute(["run", "rules.yml", "--format", "json"], in: tmp.url, exitCode: 1)
+        let report = try ReportJSON(run.stdout)
+        func keys(_ id: String) -> [String] {
+            (report.rules(withID: id).first?["samples"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        }
+        #expect(keys("P.contacts.minCount") == ["id=2"], "\(format)")
+        #expect(keys("P.contacts.maxCount") == ["id=6"], "\(format)")
+        #expect(keys("P.contacts.eachKey") == ["id=3"], "\(format)")
+        #expect(keys("P.contacts.eachValue") == ["id=5"], "\(format)")
+        #expect(keys("P.contacts.pairs") == ["id=4"], "\(format)")
+    }
+
     @Test("JSON objects read as: map: minCount, eachKey and pairs are findings with their paths; a bad pair is exit 78")
     func keyedCollectionsOnJSONL() throws {
         let tmp = try Scratch("keyed-jsonl")
