@@ -188,7 +188,7 @@ static int32_t new_item(AXMLReader *r, int field, uint8_t tag, int64_t key_off, 
     item->offset = r->arena_len;
     item->length = 0;
     item->next = -1;
-    item->reserved = 0;
+    item->is_nil = 0;
     AXMLCell *cell = cell_at(r, field);
     if (cell->tag == AXML_CELL_MISSING) {
         cell->tag = tag;
@@ -202,6 +202,27 @@ static int32_t new_item(AXMLReader *r, int field, uint8_t tag, int64_t key_off, 
     cell->length += 1;
     r->last_item[field] = index;
     return index;
+}
+
+/* Whether an element carries xsi:nil="true" (or "1", XML Schema's other true), the explicit
+ * null of XML Schema instances: the attribute `nil` in the namespace
+ * http://www.w3.org/2001/XMLSchema-instance, whatever its prefix. */
+static int is_xsi_nil(xmlNodePtr node) {
+    static const xmlChar xsi[] = "http://www.w3.org/2001/XMLSchema-instance";
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+        if (a->ns == NULL || a->ns->href == NULL || !xmlStrEqual(a->name, (const xmlChar *)"nil") ||
+            !xmlStrEqual(a->ns->href, xsi)) {
+            continue;
+        }
+        const xmlNode *t = a->children;
+        if (t == NULL || t->type != XML_TEXT_NODE || t->content == NULL || t->next != NULL) return 0;
+        const xmlChar *v = t->content;
+        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+        size_t n = strlen((const char *)v);
+        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\n' || v[n - 1] == '\r')) n--;
+        return (n == 4 && memcmp(v, "true", 4) == 0) || (n == 1 && v[0] == '1');
+    }
+    return 0;
 }
 
 /* An element (or the record element itself) completes the path of `field`. */
@@ -241,6 +262,12 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
             return 0;
         }
         r->from_fallback[field] = 0;
+        if (node->properties != NULL && is_xsi_nil(node)) {
+            cell->tag = AXML_CELL_NULL; /* an explicit null: its content (if any) is not read */
+            cell->offset = 0;
+            cell->length = 0;
+            return 0;
+        }
         cell->tag = AXML_CELL_TEXT; /* empty until the element ends */
         cell->offset = r->arena_len;
         cell->length = 0;
@@ -248,11 +275,18 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
     case AXML_KIND_LIST: {
         int32_t item = new_item(r, field, AXML_CELL_LIST, -1, 0);
         if (item < 0) return -1;
+        if (node->properties != NULL && is_xsi_nil(node)) r->items[item].is_nil = 1;
         return push_capture(r, CAP_ITEM, field, depth, item);
     }
     case AXML_KIND_MAP:
         if (cell->tag != AXML_CELL_MISSING) {
             if (cell->repeats < 255) cell->repeats += 1;
+            return 0;
+        }
+        if (node->properties != NULL && is_xsi_nil(node)) {
+            cell->tag = AXML_CELL_NULL;
+            cell->offset = 0;
+            cell->length = 0;
             return 0;
         }
         cell->tag = AXML_CELL_MAP;
@@ -364,7 +398,9 @@ static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
         r->arena_len += key_len;
         int field = c->field;
         int32_t item = new_item(r, field, AXML_CELL_MAP, key_off, (int32_t)key_len);
-        if (item < 0 || push_capture(r, CAP_ITEM, field, depth, item)) return -1;
+        if (item < 0) return -1;
+        if (node->properties != NULL && is_xsi_nil(node)) r->items[item].is_nil = 1;
+        if (push_capture(r, CAP_ITEM, field, depth, item)) return -1;
         c = &r->captures[i]; /* push_capture may have moved the array */
     }
     if (rd > r->max_steps) return 0;

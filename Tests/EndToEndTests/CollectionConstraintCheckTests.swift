@@ -93,11 +93,11 @@ struct CollectionConstraintCheckTests {
         try tmp.write("rules.yml", asList)
         try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["'requiredKeys' applies to a map, but 'address' is a list"])
-        // And a list constraint on a map.
-        try tmp.write("rules.yml", Self.xmlRules(address: "{ maxCount: 1 }",
+        // And a list constraint on a map (issue 22: maxCount counts a map's entries, each does not apply).
+        try tmp.write("rules.yml", Self.xmlRules(address: "{ each: { minLength: 1 } }",
                                                  fields: ", fields: { address: { path: address, as: map } }"))
         try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78,
-                          stderrContains: ["'maxCount' applies to a list, but 'address' is a map (as: map)"])
+                          stderrContains: ["'each' applies to a list, but 'address' is a map (as: map)"])
 
         let asMap = Self.xmlRules(address: "{ requiredKeys: [city] }",
                                   fields: ", fields: { address: { path: address, as: map } }")

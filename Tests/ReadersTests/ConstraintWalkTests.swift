@@ -12,6 +12,9 @@ import Testing
     enum Val {
         case text(String)
         case null
+        /// An explicit null: `NULL` under `explicitNullValues` in CSV, `xsi:nil="true"` in XML;
+        /// SQL has none (written as NULL, which is absent).
+        case explicitNull
         case list([String])
         case map([(String, String)])
     }
@@ -30,6 +33,8 @@ import Testing
         /// The previous snapshot (lifecycle constraints), same ids.
         var previous: [Val]? = nil
         var code: Int
+        /// The source's `csv:` block, if the case needs one.
+        var csvOptions: String? = nil
     }
 
     static func t(_ s: String...) -> [Val] { s.map(Val.text) }
@@ -38,6 +43,10 @@ import Testing
     static func walkCase(_ kind: ConstraintKind) -> Case? {
         switch kind {
         case .required: return Case(type: .string, value: "true", rows: t("a", "b") + [.null] + t("c"), code: 1570)
+        case .allowsNull:
+            return Case(type: .string, value: "false", rows: t("a", "b") + [.explicitNull] + t("c"), code: 2008,
+                        csvOptions: "{ explicitNullValues: [NULL] }")
+        case .allowsMissing: return Case(type: .string, value: "false", rows: t("a", "b") + [.null] + t("c"), code: 2009)
         case .type: return Case(type: .integer, value: "integer", rows: t("1", "2", "abc", "4"), code: 2001)
         case .min: return Case(type: .integer, value: "10", rows: t("10", "20", "5", "30"), code: 1620)
         case .max: return Case(type: .integer, value: "10", rows: t("10", "-3", "11", "0"), code: 1610)
@@ -75,6 +84,15 @@ import Testing
         case .allowedKeys:
             return Case(type: .string, value: "[city, zip]", shape: .map,
                         rows: [.map([("city", "Oslo")]), .map([("zip", "1")]), .map([("city", "Lyon"), ("planet", "Earth")]), .map([("city", "Nice")])], code: 2006)
+        case .eachKey:
+            return Case(type: .string, value: "{ pattern: \"[a-z]+\" }", shape: .map,
+                        rows: [.map([("zip", "1")]), .map([("city", "x")]), .map([("Zip2", "3")]), .map([("a", "b")])], code: 2007)
+        case .eachValue:
+            return Case(type: .string, value: "{ pattern: \"[0-9]+\" }", shape: .map,
+                        rows: [.map([("a", "1")]), .map([("b", "22")]), .map([("c", "x")]), .map([("d", "4")])], code: 2007)
+        case .pairs:
+            return Case(type: .string, value: "[ { keyPattern: \"tel_.*\", value: { pattern: \"[0-9]+\" } } ]", shape: .map,
+                        rows: [.map([("tel_a", "1")]), .map([("name", "x")]), .map([("tel_b", "x")]), .map([("tel_c", "2")])], code: 2007)
         case .immutable:
             return Case(type: .string, value: "true", rows: t("a", "b", "x", "d"), previous: t("a", "b", "c", "d"), code: 2040)
         case .transitions:
@@ -99,7 +117,7 @@ import Testing
     static func rules(_ kind: ConstraintKind, _ c: Case, format: Format, long: Bool) -> String {
         let options: String
         switch format {
-        case .csv: options = ""
+        case .csv: options = c.csvOptions.map { "\n    csv: \($0)" } ?? ""
         case .xml:
             let field = c.shape == .list ? ", fields: { v: { path: v/i, as: list } }"
                 : c.shape == .map ? ", fields: { v: { path: v, as: map } }" : ""
@@ -134,6 +152,7 @@ import Testing
                 switch v {
                 case .text(let s): text += "\(i + 1),\(s)\n"
                 case .null: text += "\(i + 1),\n"
+                case .explicitNull: text += "\(i + 1),NULL\n"
                 case .list(let items): text += "\(i + 1),\(items.joined(separator: ";"))\n"
                 case .map: throw WalkError.unsupported
                 }
@@ -146,6 +165,7 @@ import Testing
                 switch v {
                 case .text(let s): text += "<v>\(xmlEscaped(s))</v>"
                 case .null: break
+                case .explicitNull: text += "<v xsi:nil=\"true\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"/>"
                 case .list(let items): text += "<v>" + items.map { "<i>\(xmlEscaped($0))</i>" }.joined() + "</v>"
                 case .map(let pairs): text += "<v>" + pairs.map { "<\($0.0)>\(xmlEscaped($0.1))</\($0.0)>" }.joined() + "</v>"
                 }
@@ -162,7 +182,7 @@ import Testing
                     let isNumber = s.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil
                     literal = (type == .integer || type == .decimal) && isNumber ? s
                         : "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-                case .null: literal = "NULL"
+                case .null, .explicitNull: literal = "NULL"
                 case .list(let items): literal = "'" + items.joined(separator: ";") + "'"
                 case .map: throw WalkError.unsupported
                 }
@@ -223,6 +243,11 @@ import Testing
             let report = try AuditEngine(registry: StandardReaders.registry, options: options).run(plan).report
             let id = "E.v.\(kind.rawValue)"
             let rule = report.rules.first { $0.id == id }
+            if format == .sqlite, c.rows.contains(where: { if case .explicitNull = $0 { true } else { false } }) {
+                // SQL NULL is absent, never an explicit null: nothing for allowsNull to find.
+                #expect(rule?.violations == 0, "\(form): \(id) has \(rule?.violations ?? -1) violations")
+                continue
+            }
             #expect(rule?.violations == 1, "\(form): \(id) has \(rule?.violations ?? -1) violations")
             #expect(rule?.samples.first?.code == c.code, "\(form): \(id) code \(rule?.samples.first?.code ?? -1)")
             #expect(rule?.codes == [c.code], "\(form)")

@@ -45,7 +45,8 @@ struct JSONLReaderTests {
         let a = try #require(parsed.cells.first)
         #expect(String(decoding: parsed.bytes[Int(a.payload) ..< Int(a.payload) + Int(a.length)], as: UTF8.self)
                 == "q\"b\\s/ \u{8}\u{c}\n\r\t é 😀 \u{0}")
-        #expect(parsed.cells[1] == .missing && parsed.cells[3] == .missing)
+        #expect(parsed.cells[1] == .null && parsed.cells[3] == .missing)   // issue 22: null is an explicit null
+        #expect(parsed.cells[1].isMissing && !parsed.cells[3].isNull)
         #expect(parsed.presence == [.value, .null, .value, .absent])
         let t = JSONLTest.parse(#"{"a": true, "b": false}"#)
         #expect(t.cells.map(\.tag) == [.text, .text])

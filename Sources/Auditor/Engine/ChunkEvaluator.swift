@@ -124,6 +124,14 @@ package enum ChunkEvaluator {
                     switch check.test {
                     case .required:
                         for r in 0 ..< n where state[r] == TypedParse.Classified.missing { hits.append(Hit(row: Int32(r), check: c32)) }
+                    case .notNull:
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.missing && column[r].isNull {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
+                    case .notAbsent:
+                        for r in 0 ..< n where state[r] == TypedParse.Classified.missing && !column[r].isNull {
+                            hits.append(Hit(row: Int32(r), check: c32))
+                        }
                     case .type:
                         for r in 0 ..< n where state[r] == TypedParse.Classified.invalid { hits.append(Hit(row: Int32(r), check: c32)) }
                     case .lowerBound(let bound, let inclusive):
@@ -182,7 +190,8 @@ package enum ChunkEvaluator {
                     case .validator(let validator):
                         // Once per value: a failing value keeps its violations for its finding.
                         for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
-                            let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split))
+                            let violations = validator.validate(ValueAccess.value(column[r], chunk, split: attr.split,
+                                                                                  keySeparator: attr.keySeparator))
                             if !violations.isEmpty {
                                 hits.append(Hit(row: Int32(r), check: c32))
                                 result.violations[Int64(r) << 32 | Int64(ci)] = violations
@@ -265,7 +274,7 @@ package enum ChunkEvaluator {
                   !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == check.slot }) else { continue }
             let evaluated: Int
             switch check.test {
-            case .required: evaluated = active
+            case .required, .notNull, .notAbsent: evaluated = active
             case .type: evaluated = present
             default: evaluated = valid
             }
@@ -364,11 +373,25 @@ enum TextAccess {
     }
 }
 
-/// Values of cells for validator checks, with `split:` applied.
+/// Values of cells for validator checks, with `split:` (and `keySeparator:`) applied.
 enum ValueAccess {
-    static func value(_ cell: Cell, _ chunk: RecordChunk, split: String?) -> Value {
+    /// - Parameters:
+    ///   - split: Makes the text a list of the items it separates.
+    ///   - keySeparator: With `split`, makes it a map: each non-empty item is a key, the
+    ///     separator and a value (an item without the separator is a key whose value is null).
+    static func value(_ cell: Cell, _ chunk: RecordChunk, split: String?, keySeparator: String? = nil) -> Value {
         let v = Value(cell: cell, in: chunk)
         guard let split, case .string(let text) = v else { return v }
-        return .list(text.components(separatedBy: split).map { .string($0) })
+        let items = text.components(separatedBy: split)
+        guard let keySeparator else { return .list(items.map { .string($0) }) }
+        var entries = [(String, Value)]()
+        for item in items where !item.isEmpty {
+            if let at = item.range(of: keySeparator) {
+                entries.append((String(item[..<at.lowerBound]), .string(String(item[at.upperBound...]))))
+            } else {
+                entries.append((item, .null))
+            }
+        }
+        return .map(ValueMap(entries))
     }
 }

@@ -1,6 +1,10 @@
 /// The constraint kinds of a property rule.
 package enum ConstraintKind: String, Sendable, CaseIterable {
     case required
+    /// `allowsNull: false`: an explicit null is a violation (an absent value is not).
+    case allowsNull
+    /// `allowsMissing: false`: an absent value is a violation (an explicit null is not).
+    case allowsMissing
     case type
     case min
     case max
@@ -16,6 +20,8 @@ package enum ConstraintKind: String, Sendable, CaseIterable {
     case allOf, anyOf, oneOf, not
     case minCount, maxCount, each, uniqueItems
     case keys, requiredKeys, allowedKeys
+    /// Map constraints on every key name, every value, and entries whose key matches a pattern.
+    case eachKey, eachValue, pairs
     // Lifecycle constraints, checked on records updated since the previous snapshot.
     case immutable, transitions
 }
@@ -26,6 +32,8 @@ extension ConstraintKind {
         let isDate = type == .date || type == .datetime
         switch self {
         case .required: return "{field} is required but missing."
+        case .allowsNull: return "{field} must not be null."
+        case .allowsMissing: return "{field} must be present (it may be null); it is missing."
         case .type: return "{field} must be {typeName}; got '{value}'."
         case .min: return isDate ? "{field} must be on or after {min}; got {value}." : "{field} must be at least {min}; got {value}."
         case .exclusiveMin: return isDate ? "{field} must be after {exclusiveMin}; got {value}." : "{field} must be greater than {exclusiveMin}; got {value}."
@@ -37,7 +45,8 @@ extension ConstraintKind {
         case .enum: return "{field} must be one of {enum}; got '{value}'."
         case .integral: return "{field} must be a whole number; got {value}."
         case .unique: return "{field} must be unique; '{value}' already appears at {first}."
-        case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
+        case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys,
+             .eachKey, .eachValue, .pairs:
             return "{field} is invalid: {violations}"
         case .immutable: return "{field} cannot change once set; it changed from '{old}' to '{value}'."
         case .transitions: return "{field} cannot change from '{old}' to '{value}'; allowed: {transitions}."
@@ -54,6 +63,8 @@ extension ConstraintKind {
         let isDate = type == .date || type == .datetime
         switch self {
         case .required: return .required
+        case .allowsNull: return .nullNotAllowed
+        case .allowsMissing: return .missingNotAllowed
         case .type: return isDate ? .invalidDate : .type
         case .min, .exclusiveMin: return isDate ? .dateTooSoon : .numberTooSmall
         case .max, .exclusiveMax: return isDate ? .dateTooLate : .numberTooLarge
@@ -68,7 +79,7 @@ extension ConstraintKind {
         case .uniqueItems: return .uniqueItems
         case .requiredKeys: return .required
         case .allowedKeys: return .unknownKey
-        case .keys, .allOf, .each: return .part
+        case .keys, .allOf, .each, .eachKey, .eachValue, .pairs: return .part
         case .anyOf: return .anyOf
         case .oneOf: return .oneOf
         case .not: return .not

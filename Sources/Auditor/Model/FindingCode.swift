@@ -49,8 +49,14 @@ public enum FindingCode: Int, Sendable, CaseIterable {
     case uniqueItems = 2005
     /// `allowedKeys`: a map has a key that is not allowed.
     case unknownKey = 2006
-    /// `allOf`, `each`, `keys`: a part, an item or a map value fails its constraints.
+    /// `allOf`, `each`, `keys`, `eachValue`, `pairs`: a part, an item or a map value fails its constraints.
     case part = 2007
+    /// `allowsNull: false`: the value is an explicit null (JSON `null`, `xsi:nil="true"`, a
+    /// CSV `explicitNullValues` token). A refinement of 1570, which forbids both kinds of missing.
+    case nullNotAllowed = 2008
+    /// `allowsMissing: false`: the value is absent (no JSON key, no XML element, a CSV
+    /// `nullValues` text, SQL NULL). A refinement of 1570, which forbids both kinds of missing.
+    case missingNotAllowed = 2009
     /// `anyOf`: no alternative holds.
     case anyOf = 2010
     /// `oneOf`: not exactly one alternative holds.

@@ -90,6 +90,8 @@ package struct AttributePlan: Sendable {
     public var sensitive: Bool
     /// The separator that makes the text a list (`split:`), for validator checks.
     public var split: String?
+    /// With `split`, the separator of each item's key and value (`keySeparator:`): a map.
+    public var keySeparator: String? = nil
     /// Indexes into ``EntityPlan/checks``: `required` and `type` first when present.
     public var checks: [Int]
 }
@@ -98,6 +100,10 @@ package struct AttributePlan: Sendable {
 package struct Check: Sendable {
     public enum Test: Sendable {
         case required
+        /// `allowsNull: false`: the value is not an explicit null (``Cell/null``).
+        case notNull
+        /// `allowsMissing: false`: the value is not absent (an explicit null passes).
+        case notAbsent
         case type
         case minLength(Int)
         case maxLength(Int)

@@ -4,3 +4,11 @@ extension ConstraintKind {
         ConstraintTreeCompiler.attributeKeys.contains(rawValue)
     }
 }
+
+extension ConstraintKind {
+    /// `required`, `allowsNull` and `allowsMissing`: checks of whether a value is there at all,
+    /// which a missing value fails and an attribute's `message:` does not cover.
+    var isPresenceKind: Bool {
+        self == .required || self == .allowsNull || self == .allowsMissing
+    }
+}

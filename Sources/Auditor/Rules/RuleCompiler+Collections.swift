@@ -2,15 +2,18 @@
 /// not one "must be a list" finding per record.
 extension RuleCompiler {
     /// The constraint kinds that apply to lists only.
-    static let listKinds: Set<ConstraintKind> = [.minCount, .maxCount, .each, .uniqueItems]
+    static let listKinds: Set<ConstraintKind> = [.each, .uniqueItems]
+    /// The constraint kinds that apply to lists and maps (a map's number of entries).
+    static let countKinds: Set<ConstraintKind> = [.minCount, .maxCount]
     /// The constraint kinds that apply to maps only.
-    static let mapKinds: Set<ConstraintKind> = [.keys, .requiredKeys, .allowedKeys]
+    static let mapKinds: Set<ConstraintKind> = [.keys, .requiredKeys, .allowedKeys, .eachKey, .eachValue, .pairs]
 
     /// Checks that every list constraint is on a list and every map constraint on a map.
     /// - Parameters:
     ///   - spec: The parsed rules file.
     ///   - shapes: The shapes a source's options give its fields (``ReaderFactory/fieldShapes``);
-    ///     a field it does not name is a scalar unless its attribute has `split:` (a list).
+    ///     a field it does not name is a scalar unless its attribute has `split:` (a list; a
+    ///     map with `keySeparator:`).
     /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
     ///   how to make the field a list or a map.
     package static func collectionDiagnostics(_ spec: RulesSpec,
@@ -20,9 +23,12 @@ extension RuleCompiler {
             let source = spec.sources.first { $0.name == e.source }
             let known = source.map(shapes) ?? [:]
             for a in e.attributes {
-                let shape = a.split != nil ? FieldShape.list : known[a.name] ?? .scalar
+                let shape = a.split == nil ? known[a.name] ?? .scalar : a.keySeparator == nil ? FieldShape.list : .map
                 for c in a.constraints {
-                    if listKinds.contains(c.kind), shape != .list {
+                    if countKinds.contains(c.kind), shape == .scalar {
+                        d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)
+                            + ", or a map: 'fields: { \(a.name): { path: ..., as: map } }'"))
+                    } else if listKinds.contains(c.kind), shape != .list {
                         d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)))
                     } else if mapKinds.contains(c.kind), shape != .map {
                         d.append(Diagnostic(mark: c.mark, message: mapMessage(c.kind, a.name, shape)))
@@ -42,7 +48,8 @@ extension RuleCompiler {
 
     private static func mapMessage(_ kind: ConstraintKind, _ name: String, _ shape: FieldShape) -> String {
         let what = shape == .list ? "a list" : "a single value"
-        return "'\(kind.rawValue)' applies to a map, but '\(name)' is \(what); in the source's xml block read it "
-            + "'fields: { \(name): { path: ..., as: map } }' (an element's children), or remove '\(kind.rawValue)'"
+        return "'\(kind.rawValue)' applies to a map, but '\(name)' is \(what); in the source's xml or jsonl block read it "
+            + "'fields: { \(name): { path: ..., as: map } }' (an element's children, an object), add "
+            + "'split: \";\", keySeparator: \"=\"' (text of key=value entries), or remove '\(kind.rawValue)'"
     }
 }

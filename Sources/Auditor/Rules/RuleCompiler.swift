@@ -45,7 +45,7 @@ public enum RuleCompiler {
         var explicit = [Int: (severity: Severity?, code: Int?)]()
         for a in e.attributes {
             var attr = AttributePlan(name: a.name, mark: a.mark, type: a.type, sensitive: a.sensitive, split: a.split,
-                                     checks: [])
+                                     keySeparator: a.keySeparator, checks: [])
             var attrParams = parameters(of: a)
             attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
             attrParams["entity"] = catalog.displayName(entity: e.name)
@@ -78,7 +78,7 @@ public enum RuleCompiler {
                 }
                 // An attribute-level message covers its value constraints, not required/type.
                 // A catalog's entry is located in the catalog: its mistakes point there.
-                let attributeMessage = (c.kind == .required || c.kind == .type) ? nil : a.message
+                let attributeMessage = c.kind.isPresenceKind || c.kind == .type ? nil : a.message
                 let fromCatalog = catalog.ruleEntry(id)
                     ?? ((c.message ?? attributeMessage) == nil ? catalog.kindEntry(c.kind.rawValue, a.type) : nil)
                 let text = fromCatalog?.text ?? c.message ?? attributeMessage ?? c.kind.defaultMessage(for: a.type)
@@ -132,7 +132,7 @@ public enum RuleCompiler {
                 }.joined(separator: ", ")
             }
         }
-        for c in a.constraints where c.kind != .required && c.kind != .type && c.kind != .unique && c.kind != .integral
+        for c in a.constraints where !c.kind.isPresenceKind && c.kind != .type && c.kind != .unique && c.kind != .integral
             && c.kind != .immutable && c.kind != .transitions && !c.kind.isValidatorKind {
             if case .sequence(let items) = c.value.kind {
                 p[c.kind.rawValue] = items.compactMap(\.scalar).joined(separator: ", ")
@@ -151,6 +151,10 @@ public enum RuleCompiler {
             switch c.kind {
             case .required:
                 return (.required, "\(name) is present")
+            case .allowsNull:
+                return (.notNull, "\(name) is not null")
+            case .allowsMissing:
+                return (.notAbsent, "\(name) is present, possibly null")
             case .type:
                 return (.type, "\(name) is \(a.type.phrase)")
             case .min, .max, .exclusiveMin, .exclusiveMax:
@@ -218,7 +222,8 @@ public enum RuleCompiler {
                 let t = try transitions(v)
                 let words = t.allowed.map { "\($0.from.map { String(decoding: $0, as: UTF8.self) } ?? "*") -> \($0.to.map { String(decoding: $0, as: UTF8.self) } ?? "*")" }
                 return (.transitions(t), "\(name) changes only \(words.joined(separator: ", "))")
-            case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys:
+            case .allOf, .anyOf, .oneOf, .not, .minCount, .maxCount, .each, .uniqueItems, .keys, .requiredKeys, .allowedKeys,
+                 .eachKey, .eachValue, .pairs:
                 var problems = [Diagnostic]()
                 guard let validator = ConstraintTreeCompiler().compile(key: c.kind.rawValue, value: v,
                                                                        type: a.split == nil ? a.type : nil,

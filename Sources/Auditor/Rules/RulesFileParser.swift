@@ -23,7 +23,8 @@ public struct RulesFileParser {
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
                              "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
-    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "hint", "split", "on"] + thresholdKeys
+    static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "hint", "split", "keySeparator", "on"]
+        + thresholdKeys
         + ConstraintKind.allCases.map(\.rawValue).filter { $0 != "type" }
     static let constraintOptionKeys = ["value", "id", "message", "severity", "code", "on", "description", "hint"] + thresholdKeys
 
@@ -291,6 +292,19 @@ public struct RulesFileParser {
                 if split?.isEmpty == true { d.append(s.error("split needs a separator, for example split: \";\"")) }
             } catch { d.append(error) }
         }
+        var keySeparator: String?
+        if let s = map["keySeparator"] {
+            do {
+                keySeparator = try s.string("keySeparator")
+                if keySeparator?.isEmpty == true {
+                    d.append(s.error("keySeparator needs a separator, for example keySeparator: \"=\""))
+                } else if split == nil {
+                    d.append(s.error("keySeparator splits the items of split: into keys and values; add split: \";\" (the separator of the entries)"))
+                } else if keySeparator == split {
+                    d.append(s.error("keySeparator and split must differ; both are '\(split ?? "")'"))
+                }
+            } catch { d.append(error) }
+        }
         var message: String?
         if let m = map["message"] {
             do { message = try localized(m, "message")?.text } catch { d.append(error) }
@@ -303,13 +317,18 @@ public struct RulesFileParser {
             if kind == .required || kind == .unique || kind == .integral || kind == .immutable {
                 do { if try !c.value.bool(kname) { continue } } catch { d.append(error); continue }
             }
+            // `allowsNull: true`, `allowsMissing: true` (the defaults) declare no rule either.
+            if kind == .allowsNull || kind == .allowsMissing {
+                do { if try c.value.bool(kname) { continue } } catch { d.append(error); continue }
+            }
             constraints.append(c)
         }
-        // `required` first, then `type`, then the rest in file order.
+        // `required` (and `allowsNull`, `allowsMissing`) first, then `type`, then the rest in file order.
         constraints.sort { rank($0.kind) < rank($1.kind) }
         var spec = AttributeSpec(name: name, mark: key.mark, type: type, sensitive: sensitive, split: split, message: message,
                                  severity: severity, threshold: parseThreshold(map, into: &d), constraints: constraints,
                                  on: map["on"].flatMap { parseScope($0, into: &d) })
+        spec.keySeparator = keySeparator
         for (k, path) in [("description", \AttributeSpec.description), ("hint", \AttributeSpec.hint)] {
             guard let n = map[k] else { continue }
             do { spec[keyPath: path] = try localized(n, k)?.text } catch { d.append(error) }
@@ -318,7 +337,7 @@ public struct RulesFileParser {
     }
 
     private func rank(_ k: ConstraintKind) -> Int {
-        k == .required ? 0 : k == .type ? 1 : 2
+        k.isPresenceKind ? 0 : k == .type ? 1 : 2
     }
 
     private func typeMessage(_ got: String) -> String {

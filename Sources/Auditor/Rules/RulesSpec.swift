@@ -83,6 +83,9 @@ package struct AttributeSpec: Sendable {
     /// `description:` and `hint:` at the attribute: the default of each of its rules.
     public var description: String? = nil
     public var hint: String? = nil
+    /// `keySeparator: "="` with `split:`: each item is `key=value`, so the text is a map (for
+    /// map constraints): `tel=+47 22;mail=a@b.c`.
+    public var keySeparator: String? = nil
 }
 
 

@@ -102,6 +102,15 @@ extension ConstraintTreeCompiler {
                 }
             } catch { d.append(error) }
         }
+        if let node = map["eachKey"] {
+            v.eachKey = tree(node, type: .string, context: "'eachKey'", &d)
+        }
+        if let node = map["eachValue"] {
+            v.eachValue = tree(node, type: nil, context: "'eachValue'", &d)
+        }
+        if let node = map["pairs"] {
+            v.pairs = pairs(node, &d)
+        }
         let required = names(map, "requiredKeys", &d)
         v.requiredKeys = required.map(\.0)
         if map["allowedKeys"] != nil {
@@ -112,6 +121,42 @@ extension ConstraintTreeCompiler {
             }
         }
         return d.count == before ? v : nil
+    }
+
+    /// `pairs: [{ keyPattern: "tel_.*", value: { pattern: "[0-9 ]+" } }]`: the value of every
+    /// entry whose key matches `keyPattern` (a full match) must pass `value`.
+    private func pairs(_ node: ConfigNode, _ d: inout [Diagnostic]) -> [KeyedCollectionValidator.Pair] {
+        let items: [ConfigNode]
+        do { items = try node.sequence("pairs") } catch {
+            d.append(error)
+            return []
+        }
+        if items.isEmpty { d.append(node.error("pairs must list at least one { keyPattern, value } rule")) }
+        var out = [KeyedCollectionValidator.Pair]()
+        for (i, item) in items.enumerated() {
+            let context = "pair \(i + 1) of 'pairs'"
+            let map: ConfigMapping
+            do { map = try item.mapping(context) } catch {
+                d.append(error)
+                continue
+            }
+            d += map.unknownKeys(allowed: ["keyPattern", "value"], context: context)
+            guard let patternNode = map["keyPattern"], let valueNode = map["value"] else {
+                d.append(item.error("\(context) needs 'keyPattern' (the keys it applies to) and 'value' (their values' constraints), "
+                    + "for example { keyPattern: \"tel_.*\", value: { pattern: \"[0-9 ]+\" } }"))
+                continue
+            }
+            var keyPattern: Pattern?
+            do {
+                let source = try patternNode.string("keyPattern")
+                do { keyPattern = try Pattern(source) } catch {
+                    d.append(patternNode.error("invalid keyPattern: \(error.message)"))
+                }
+            } catch { d.append(error) }
+            let value = tree(valueNode, type: nil, context: "the value of \(context)", &d)
+            if let keyPattern, let value { out.append(KeyedCollectionValidator.Pair(keyPattern: keyPattern, value: value)) }
+        }
+        return out
     }
 
     /// A number bound, parsed like the rule compiler's (`-?[0-9]+(\.[0-9]+)?`).

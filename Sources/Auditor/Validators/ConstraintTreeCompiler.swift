@@ -5,6 +5,8 @@
 /// anyOf: [ { pattern: "[0-9]{5}" }, { enum: [n/a, unknown] } ]
 /// each: { type: string, maxLength: 10 }
 /// keys: { zip: { pattern: "[0-9]{5}" } }
+/// eachKey: { pattern: "[a-z_]+" }
+/// pairs: [ { keyPattern: "tel_.*", value: { pattern: "\\+?[0-9 ]+" } } ]
 /// not: { enum: [x] }
 /// ```
 ///
@@ -13,7 +15,8 @@
 /// (and `enum` when the type is a number) as one ``NumberValidator``; the text checks
 /// `minLength maxLength pattern enum` as one ``StringValidator``; `allOf anyOf oneOf not`;
 /// the list checks `minCount maxCount each uniqueItems` as one ``CollectionValidator``; the
-/// map checks `keys requiredKeys allowedKeys` as one ``KeyedCollectionValidator``. With a
+/// map checks `keys requiredKeys allowedKeys eachKey eachValue pairs` as one
+/// ``KeyedCollectionValidator`` (`minCount`/`maxCount` count a map's entries too). With a
 /// `type`, a value that is not of the type gets only the type violation. Where a mapping is
 /// expected, a type name stands for `{ type: name }` (`each: string`, `anyOf: [integer, ...]`).
 ///
@@ -24,15 +27,16 @@ public struct ConstraintTreeCompiler: Sendable {
     /// Every key of a constraint mapping.
     public static let keys = ["type", "minLength", "maxLength", "pattern", "enum", "min", "max", "exclusiveMin",
                               "exclusiveMax", "integral", "allOf", "anyOf", "oneOf", "not", "minCount", "maxCount",
-                              "each", "uniqueItems", "keys", "requiredKeys", "allowedKeys"]
+                              "each", "uniqueItems", "keys", "requiredKeys", "allowedKeys", "eachKey", "eachValue",
+                              "pairs"]
     /// The keys an attribute takes besides its own constraints (the compound, list and map keys).
     public static let attributeKeys = ["allOf", "anyOf", "oneOf", "not", "minCount", "maxCount", "each",
-                                       "uniqueItems", "keys", "requiredKeys", "allowedKeys"]
+                                       "uniqueItems", "keys", "requiredKeys", "allowedKeys", "eachKey", "eachValue", "pairs"]
 
     static let numberKeys: Set<String> = ["min", "max", "exclusiveMin", "exclusiveMax", "integral"]
     static let textKeys: Set<String> = ["minLength", "maxLength", "pattern"]
     static let listKeys: Set<String> = ["minCount", "maxCount", "each", "uniqueItems"]
-    static let mapKeys: Set<String> = ["keys", "requiredKeys", "allowedKeys"]
+    static let mapKeys: Set<String> = ["keys", "requiredKeys", "allowedKeys", "eachKey", "eachValue", "pairs"]
 
     public init() {}
 

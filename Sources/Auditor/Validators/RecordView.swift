@@ -100,6 +100,20 @@ public struct RecordView: Sendable {
         return Value(cell: chunk.columns[field.column][row], in: chunk)
     }
 
+    /// Whether the attribute is missing: absent or an explicit null (``raw(_:)`` is `.null`).
+    public func isMissing(_ name: String) -> Bool { cell(name)?.isMissing ?? true }
+
+    /// Whether the attribute is an explicit null (JSON `null`, `xsi:nil="true"`, a CSV
+    /// `explicitNullValues` text), not merely absent: TWTValidation's null as opposed to nil.
+    public func isExplicitNull(_ name: String) -> Bool { cell(name)?.isNull ?? false }
+
+    /// The attribute's cell, or `nil` for a name the layout does not know.
+    private func cell(_ name: String) -> Cell? {
+        guard let field = layout.fields[name], field.column >= 0, field.column < chunk.columns.count,
+              row < chunk.columns[field.column].count else { return nil }
+        return chunk.columns[field.column][row]
+    }
+
     /// The attribute read as `type`, or `nil` when missing or not of the type (in a chunk with
     /// storage classes, SQLite TEXT is not an integer, decimal or boolean: README "Types").
     public func value(_ name: String, as type: ValueType) -> Value? {

@@ -102,6 +102,8 @@ enum ValidatorMessages {
     static let not = template("{field} must not {summary}; got '{value}'.")
     static let minCount = template("{field} must have {minCount} or more items; got {count}.")
     static let maxCount = template("{field} must have {maxCount} or fewer items; got {count}.")
+    static let minEntries = template("{field} must have {minCount} or more entries; got {count}.")
+    static let maxEntries = template("{field} must have {maxCount} or fewer entries; got {count}.")
     static let uniqueItems = template("{field} must be unique in the list; '{value}' already appears at [{first}].")
     static let unknownKey = template("{field} is not an allowed key; allowed keys: {allowedKeys}.")
     static let block = template("{field} is invalid; got '{value}'.")

@@ -30,7 +30,8 @@ enum {
     AXML_CELL_MISSING = 0,
     AXML_CELL_TEXT = 1, /* offset/length into the batch's bytes */
     AXML_CELL_LIST = 2, /* offset = index of the first item, length = item count */
-    AXML_CELL_MAP = 3   /* idem; items carry keys */
+    AXML_CELL_MAP = 3,  /* idem; items carry keys */
+    AXML_CELL_NULL = 4  /* an element with xsi:nil="true" (an explicit null, not an absent element) */
 };
 
 /* One value. `repeats` counts further matches of a TEXT field that were ignored (saturates
@@ -50,7 +51,7 @@ typedef struct {
     int32_t key_length;
     int32_t length;
     int32_t next;
-    int32_t reserved;
+    int32_t is_nil;     /* 1: the item's element has xsi:nil="true" (an explicit null) */
 } AXMLItem;
 
 /* Batch status. */

@@ -1,32 +1,38 @@
 import Auditor
 
-/// Decides which unquoted field texts are missing values (`nullValues`).
+/// Decides which unquoted field texts are missing values: absent (`nullValues`) or explicit
+/// nulls (`explicitNullValues`).
 struct CSVNullMatcher {
-    private let matchesEmpty: Bool
-    private let others: [[UInt8]]
+    /// What an unquoted empty field is: `nil` (the empty text), `.missing` or `.null`.
+    private let empty: Cell?
+    /// The non-empty texts, each with its cell.
+    private let others: [([UInt8], Cell)]
     private let longest: Int
 
-    init(_ nullValues: [String]) {
-        matchesEmpty = nullValues.contains("")
-        var others = [[UInt8]]()
-        for value in nullValues where !value.isEmpty {
-            let bytes = Array(value.utf8)
-            if !others.contains(bytes) { others.append(bytes) }
+    init(_ nullValues: [String], explicit explicitNullValues: [String] = []) {
+        empty = nullValues.contains("") ? .missing : explicitNullValues.contains("") ? .null : nil
+        var others = [([UInt8], Cell)]()
+        for (values, cell) in [(nullValues, Cell.missing), (explicitNullValues, Cell.null)] {
+            for value in values where !value.isEmpty {
+                let bytes = Array(value.utf8)
+                if !others.contains(where: { $0.0 == bytes }) { others.append((bytes, cell)) }
+            }
         }
         self.others = others
-        longest = others.map(\.count).max() ?? 0
+        longest = others.map(\.0.count).max() ?? 0
     }
 
-    /// Whether the unquoted field `[start, start + length)` is a null value.
+    /// The missing cell the unquoted field `[start, start + length)` stands for (``Cell/missing``
+    /// or ``Cell/null``), or `nil` when it is text.
     /// - Complexity: O(1) for the default `[""]`; O(k·m) for k other values of length ≤ m.
     @inline(__always)
-    func matches(_ start: UnsafePointer<UInt8>, length: Int) -> Bool {
-        if length == 0 { return matchesEmpty }
-        guard length <= longest else { return false }
-        for value in others where value.count == length {
-            if value.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress, start, length) }) { return true }
+    func match(_ start: UnsafePointer<UInt8>, length: Int) -> Cell? {
+        if length == 0 { return empty }
+        guard length <= longest else { return nil }
+        for (value, cell) in others where value.count == length {
+            if value.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress, start, length) }) { return cell }
         }
-        return false
+        return nil
     }
 
     private func memcmpEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
@@ -122,8 +128,7 @@ struct CSVChunkAssembler {
             let cell: Cell
             switch span.form {
             case .unquoted:
-                cell = nulls.matches(base + span.start, length: length)
-                    ? missing : .text(offset: bias &+ span.start, length: length)
+                cell = nulls.match(base + span.start, length: length) ?? .text(offset: bias &+ span.start, length: length)
             case .quoted:
                 cell = .text(offset: bias &+ span.start, length: length)
             case .escaped:

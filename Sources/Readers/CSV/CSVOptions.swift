@@ -9,12 +9,15 @@ import Auditor
 ///   header: false
 ///   columns: [id, name, email]
 ///   nullValues: ["", "NA"]
+///   explicitNullValues: ["NULL", "\\N"]
 ///   encoding: utf-8
 /// ```
 ///
-/// `nullValues` apply to *unquoted* fields only: an unquoted empty field is missing, a quoted
-/// `""` is the empty string. This keeps the nil-versus-empty distinction that a writer
-/// expresses by quoting.
+/// `nullValues` and `explicitNullValues` apply to *unquoted* fields only: an unquoted empty
+/// field is missing, a quoted `""` is the empty string. This keeps the nil-versus-empty
+/// distinction that a writer expresses by quoting. A `nullValues` text is an *absent* value
+/// (`Cell.missing`); an `explicitNullValues` text is an *explicit null* (`Cell.null`), which
+/// every rule treats as missing except `allowsNull` and `allowsMissing`, which tell them apart.
 @_spi(Testing) public struct CSVOptions: Sendable, Equatable {
     /// The field separator, one ASCII byte (`,`; TAB for `.tsv` files).
     public var delimiter: UInt8
@@ -24,8 +27,10 @@ import Auditor
     public var header: Bool
     /// Field names that replace the header's (or name the fields when `header` is false).
     public var columns: [String]?
-    /// Unquoted field texts that mean "no value". Default `[""]`.
+    /// Unquoted field texts that mean "no value" (absent). Default `[""]`.
     public var nullValues: [String]
+    /// Unquoted field texts that mean an explicit null (`NULL`, `\N`). Default none.
+    public var explicitNullValues: [String] = []
 
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
@@ -38,7 +43,7 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "encoding"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding"]
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -58,7 +63,7 @@ import Auditor
 
     public static func == (a: CSVOptions, b: CSVOptions) -> Bool {
         a.delimiter == b.delimiter && a.quote == b.quote && a.header == b.header
-            && a.columns == b.columns && a.nullValues == b.nullValues
+            && a.columns == b.columns && a.nullValues == b.nullValues && a.explicitNullValues == b.explicitNullValues
     }
 }
 
@@ -112,6 +117,14 @@ extension CSVOptions {
         }
         if let value = mapping["nullValues"] {
             options.nullValues = strings(value, "nullValues", &problems)
+        }
+        if let value = mapping["explicitNullValues"] {
+            options.explicitNullValues = strings(value, "explicitNullValues", &problems)
+            for text in options.explicitNullValues where options.nullValues.contains(text) {
+                problems.append(value.error(
+                    "'\(text)' is in both nullValues (absent) and explicitNullValues (explicit null); keep it in one of them"
+                        + (text.isEmpty ? " (nullValues holds \"\" by default: write nullValues: [] to make an empty field an explicit null)" : "")))
+            }
         }
         if let value = mapping["encoding"] {
             do throws(Diagnostic) {

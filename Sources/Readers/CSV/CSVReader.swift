@@ -14,8 +14,9 @@ import Auditor
 ///   record may lack its line break. A UTF-8 byte order mark at the start is skipped.
 /// - Quoted fields may hold delimiters, CR, LF and doubled quotes (`""` is one quote).
 ///   A quote inside an unquoted field (`ab"c`) is kept as it is.
-/// - Unquoted fields equal to one of ``CSVOptions/nullValues`` are missing; a quoted empty
-///   field (`""`) is an empty string, never missing.
+/// - Unquoted fields equal to one of ``CSVOptions/nullValues`` are missing (absent), those
+///   equal to one of ``CSVOptions/explicitNullValues`` explicit nulls (`Cell.null`); a quoted
+///   empty field (`""`) is an empty string, never missing.
 /// - An empty line is a record with one empty field.
 ///
 /// What it reports:
@@ -115,7 +116,7 @@ import Auditor
         try CSVReader.check(options)
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
-        nulls = CSVNullMatcher(options.nullValues)
+        nulls = CSVNullMatcher(options.nullValues, explicit: options.explicitNullValues)
         input = try CSVInput(path: path, displayPath: shownPath, capacity: bufferCapacity)
         // Allocated after the last throw that can happen before `self` is complete: from
         // here on a throw runs `deinit`, which frees it.

@@ -17,8 +17,8 @@ enum JSONLProblem: Equatable {
     case duplicate(at: Int, key: String)
 }
 
-/// What a line said about one field: the difference between an absent key and `null` is
-/// kept here (both are a missing cell) for rules that will tell them apart.
+/// What a line said about one field: an absent key or `null` (in the cells, ``Cell/missing``
+/// and ``Cell/null``, which `allowsMissing` and `allowsNull` tell apart).
 enum JSONLPresence: UInt8 {
     case absent, null, value
 }
@@ -201,7 +201,8 @@ struct JSONLLineParser {
 
     // MARK: Values
 
-    /// Parses a value into a cell (text, integer, list, map; `null` is missing).
+    /// Parses a value into a cell (text, integer, list, map; `null` is ``Cell/null``, an
+    /// explicit null, where an absent key stays ``Cell/missing``).
     mutating func parseValue(depth: Int) -> Cell? {
         guard i < end else { _ = fail(expecting: "a value"); return nil }
         switch p[i] {
@@ -225,7 +226,7 @@ struct JSONLLineParser {
             return textCell("false")
         case UInt8(ascii: "n"):
             guard literal("null") else { return nil }
-            return .missing
+            return .null
         case UInt8(ascii: "["):
             guard depth <= Self.maxDepth else { _ = tooDeep(); return nil }
             return parseList(depth: depth)

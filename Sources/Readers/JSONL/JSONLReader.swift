@@ -20,7 +20,8 @@ import Auditor
 /// - A field reads the top-level key of its name, or the key path of its `jsonl: fields:`
 ///   mapping. A string is `.text` (unescaped UTF-8), judged as a CSV field of that text; a
 ///   number is judged by its value (``JSONLNumber``); `true`/`false` are the text `true`/`false`;
-///   `null` and an absent key are missing; arrays and objects are lists and maps.
+///   `null` and an absent key are missing (`null` is an explicit null, ``Cell/null``, which
+///   `allowsNull` and `allowsMissing` tell apart); arrays and objects are lists and maps.
 ///
 /// What it reports:
 /// - Each record's location is its 1-based line.

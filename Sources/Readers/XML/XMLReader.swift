@@ -14,7 +14,8 @@ import Darwin
 /// One element (``XMLReaderOptions/record``) is one record; the schema is the fields the
 /// request asks for, in that order, each read from the record element as ``XMLFieldSpec``
 /// says (by default: the child element of that name, else the attribute of that name).
-/// A missing element is `.missing`; an empty element is empty text. Every record's location
+/// A missing element is `.missing`; an element with `xsi:nil="true"` (XML Schema's explicit
+/// null, also in a list item or a map entry) is `Cell.null`; an empty element is empty text. Every record's location
 /// is the line of its start tag, with the `record:` path (`LocationStyle.element(path:)`).
 ///
 /// The per-node work runs in C (`CXMLShim`): one call fills one chunk. Memory stays flat
@@ -232,6 +233,8 @@ import Darwin
                     case Int32(AXML_CELL_LIST):
                         composites.append(.list(items(of: c, in: batch).map(\.value)))
                         buffer[row] = Cell(tag: .list, payload: Int64(composites.count - 1))
+                    case Int32(AXML_CELL_NULL):
+                        buffer[row] = .null
                     case Int32(AXML_CELL_MAP):
                         let entries = items(of: c, in: batch).map { item in
                             Composite.MapEntry(key: String(decoding: bytes[item.key], as: UTF8.self), value: item.value)
@@ -245,7 +248,7 @@ import Darwin
                 }
                 initialized = count
             }
-            if !fieldSeen[field] { fieldSeen[field] = column.contains { $0.tag != .missing } }
+            if !fieldSeen[field] { fieldSeen[field] = column.contains { $0.tag != .missing || $0.isNull } }
             columns.append(column)
         }
         let locations = Array(UnsafeBufferPointer(start: batch.lines!, count: count))
@@ -274,7 +277,7 @@ import Darwin
         while index >= 0, index < batch.item_count, result.count < Int(cell.length) {
             let item = items[Int(index)]
             let key = item.key_offset >= 0 ? Int(item.key_offset) ..< Int(item.key_offset) + Int(item.key_length) : 0 ..< 0
-            result.append((key, Cell(tag: .text, payload: item.offset, length: item.length)))
+            result.append((key, item.is_nil != 0 ? .null : Cell(tag: .text, payload: item.offset, length: item.length)))
             index = item.next
         }
         return result
