@@ -121,7 +121,7 @@ package struct BoundEntity: Sendable {
     /// The chunk columns of an expression's inputs, or nil when the input lacks one.
     public func columns(of expression: CompiledExpression) -> [Int]? {
         var out = [Int]()
-        for name in expression.inputs {
+        for name in expression.inputs.map({ LifecycleInput($0).attribute }) {
             guard let a = plan.attributes.firstIndex(where: { $0.name == name }), columns[a] >= 0 else { return nil }
             out.append(columns[a])
         }

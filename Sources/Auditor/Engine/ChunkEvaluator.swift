@@ -209,10 +209,12 @@ package enum ChunkEvaluator {
             for (ci, check) in entity.plan.checks.enumerated() {
                 guard case .record(let when, let assert) = check.test else { continue }
                 var skip = inactive
+                var previous: PreviousValues?
                 if let changes = result.changes, let scope = lifecycle?.scopes[ci] {
                     for r in 0 ..< n where changes.classes[r] & scope == 0 { skip[r] = true }
+                    if case .compare(let index) = lifecycle?.mode { previous = PreviousValues(changes: changes, index: index) }
                 }
-                evaluateRecordRule(columns, ci, when, assert, skip, &hits, &result)
+                evaluateRecordRule(columns, ci, when, assert, skip, previous: previous, &hits, &result)
             }
         }
         if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {

@@ -160,7 +160,8 @@ final class EntityAccumulator {
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
                                                    violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
-                                                   old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
+                                                   old: ev.oldValues[Int64(row) << 32 | Int64(h.check)],
+                                                   previous: previousTexts(ev, Int(row)))
                     stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
@@ -179,6 +180,15 @@ final class EntityAccumulator {
                 }
             }
         }
+    }
+
+    /// The previous snapshot's texts of an updated record's attributes, by attribute index
+    /// (those update rules read as `previous.x`), for its findings.
+    private func previousTexts(_ ev: ChunkEvaluation, _ row: Int) -> ((Int) -> String?)? {
+        guard let index = lifecycle?.index, let changes = ev.changes, row < changes.previous.count,
+              changes.classes[row] == LifecycleScope.updated.rawValue, changes.previous[row] >= 0 else { return nil }
+        let p = Int(changes.previous[row])
+        return { a in index.text(p, a).map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// Gives a finding its fingerprint (the next occurrence of its base) and records it.
@@ -316,7 +326,8 @@ enum FindingBuilder {
     }
 
     static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
-                        hookMessage: String? = nil, violations: [Violation]? = nil, old: String? = nil) -> Finding {
+                        hookMessage: String? = nil, violations: [Violation]? = nil, old: String? = nil,
+                        previous: ((Int) -> String?)? = nil) -> Finding {
         let loc = location(e, chunk, row)
         let key = key(e, chunk, row)
         if hit.check < 0 {
@@ -336,7 +347,7 @@ enum FindingBuilder {
         let rule = e.plan.rules[check.slot]
         let attr = check.attribute.map { e.plan.attributes[$0] }
         if case .record(let when, let assert) = check.test {
-            return recordFinding(e, chunk, row, check, rule, when, assert, location: loc, key: key)
+            return recordFinding(e, chunk, row, check, rule, when, assert, location: loc, key: key, previous: previous)
         }
         var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
         var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
@@ -380,16 +391,26 @@ enum FindingBuilder {
     /// its message may name any attribute of the record.
     static func recordFinding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ check: Check, _ rule: RuleInfo,
                               _ when: CompiledExpression?, _ assert: CompiledExpression,
-                              location: RecordLocation, key: String?) -> Finding {
+                              location: RecordLocation, key: String?, previous: ((Int) -> String?)? = nil) -> Finding {
         func text(_ a: Int) -> String? {
             e.plan.attributes[a].sensitive ? mask : chunk.string(e.cell(chunk, attribute: a, row: row))
         }
+        /// `previous.x` (an update rule): the value in the previous snapshot.
+        func previousText(_ name: String) -> String? {
+            guard case .previous(let n) = LifecycleInput(name), let a = e.plan.attributes.firstIndex(where: { $0.name == n }),
+                  let t = previous?(a) else { return nil }
+            return e.plan.attributes[a].sensitive ? mask : t
+        }
         var names = [String]()
-        for name in (when?.inputs ?? []) + assert.inputs where !names.contains(name) { names.append(name) }
+        for name in (when?.inputs ?? []) + assert.inputs where !names.contains(name) {
+            if case .changed = LifecycleInput(name) { continue }      // derived: the values show it
+            names.append(name)
+        }
         let values = names.map { name in
-            "\(name)=\(e.plan.attributes.firstIndex { $0.name == name }.flatMap(text) ?? "null")"
+            "\(name)=\(e.plan.attributes.firstIndex { $0.name == name }.flatMap(text) ?? previousText(name) ?? "null")"
         }.joined(separator: ", ")
         let message = check.message.render { p in
+            if LifecycleInput(p).readsPrevious { return previousText(p) ?? "null" }
             if p == "values" { return values }
             if p == "entity" { return check.parameters["entity"] ?? e.plan.name }
             if p == "key" { return key ?? "" }

@@ -168,6 +168,10 @@ struct LifecycleContext: Sendable {
         active = scopes.reduce(0, |)
         textAttributes = plan.attributes.indices.filter { a in
             plan.checks.contains { c in
+                if case .record(let when, let assert) = c.test {
+                    // `previous.x` in an update rule.
+                    return ((when?.inputs ?? []) + assert.inputs).contains { LifecycleInput($0) == .previous(plan.attributes[a].name) }
+                }
                 guard c.attribute == a else { return false }
                 if case .transitions = c.test { return true }
                 if case .immutable = c.test { return true }
