@@ -67,6 +67,8 @@ package struct BoundEntity: Sendable {
                                       attribute: a.flatMap { v in plan.attributes.firstIndex { $0.name == v.attribute } },
                                       message: MessageTemplate(literal: "{violations}"),
                                       parameters: ["rule": id]))
+            // `on:` scopes a hook as it scopes a rule.
+            if let on = a?.on ?? r?.on { bound.checks[bound.checks.count - 1].scope = LifecycleScope(rawValue: on.rawValue) }
             bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: a?.attribute,
                                         kinds: [isAttribute ? "validator" : "record"],
                                         severity: a?.severity ?? r?.severity ?? .error,

@@ -217,8 +217,13 @@ package enum ChunkEvaluator {
                 evaluateRecordRule(columns, ci, when, assert, skip, previous: previous, &hits, &result)
             }
         }
-        if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {
-            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns()) {
+        if !context.keysOnly, !entity.hooks.isEmpty, !deletePass || entity.hooks.seesDeleted {
+            var committed = [Int: CommittedRecord]()
+            if let changes = result.changes, case .compare(let index) = lifecycle?.mode, !entity.hooks.attributesReadOnUpdate.isEmpty {
+                committed = Lifecycle.committedRecords(entity, changes, index)
+            }
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns(),
+                                           classes: result.changes?.classes, committed: committed, deletePass: deletePass) {
                 let check = Int32(entity.hookCheckBase + v.rule)
                 let key = Int64(v.row) << 32 | Int64(check)
                 if let earlier = result.hookMessages[key] {
