@@ -162,3 +162,20 @@ import Testing
         #expect(hook.on == [.update])
     }
 }
+
+/// The lifecycle hooks example of docs/validators.md is the code ``LifecycleHooksTests`` runs.
+@Suite struct LifecycleHooksDocsTests {
+    @Test func validatorsDocExampleIsTheTestedCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let docs = try String(contentsOf: root.appendingPathComponent("docs/validators.md"), encoding: .utf8)
+        let section = try #require(docs.range(of: "### Insert, update and delete hooks"))
+        let start = try #require(docs.range(of: "```swift\n", range: section.upperBound ..< docs.endIndex))
+        let end = try #require(docs.range(of: "```", range: start.upperBound ..< docs.endIndex))
+        let example = docs[start.upperBound ..< end.lowerBound].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let tested = Set(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(example.count >= 8)
+        for line in example { #expect(tested.contains(line), "docs/validators.md: '\(line)' is not in the tested hooks") }
+    }
+}

@@ -76,3 +76,27 @@ for hit in person.evaluate(chunk, layout: layout) {
     let view = RecordView(chunk: chunk, row: hit.row, layout: layout)
     print("line \(view.location): \(person.ruleIDs[hit.rule]): \(hit.violation.message)")
 }
+
+// MARK: - Lifecycle hooks (validateForUpdate with committedValuesForKeys, validateForDelete)
+
+// The same record in the previous snapshot and in this one; an audit with --previous
+// (AuditOptions.previousPaths) builds these views itself, for the hooks whose `on:` matches.
+func salaryChunk(_ name: String, _ salary: String) -> RecordChunk {
+    var b = RecordChunkBuilder(columnCount: 2, firstRecord: 0)
+    b.beginRecord(location: 2)
+    b.setText(0, name)
+    b.setText(1, salary)
+    return b.build()
+}
+let salaryLayout = RecordLayout(columns: ["name": 0, "salary": 1], types: ["salary": .decimal])
+let raiseCap = RecordValidator(id: "person.raise.cap", attributes: ["name", "salary"], on: [.update],
+                               message: "{name}'s salary rose from {previous.salary} to {salary}, over 50 %.") { r in
+    guard let now = r.decimal("salary"), let before = r.previous?.decimal("salary") else { return true }
+    return now <= before * 1.5
+}
+let committed = RecordView(chunk: salaryChunk("Bob", "2000"), row: 0, layout: salaryLayout)
+let updated = RecordView(chunk: salaryChunk("Bob", "3500"), row: 0, layout: salaryLayout,
+                         previous: committed, event: .update)
+print("\(raiseCap.id) on \(raiseCap.on.map { "\($0)" } ?? "every record"), salary changed: \(updated.changed("salary"))")
+for v in raiseCap.validate(updated) { print("  \(v.message)") }
+
