@@ -59,7 +59,18 @@ package struct BoundEntity: Sendable {
         bound.rules = rules + plan.rules
         for i in bound.checks.indices { bound.checks[i].slot += offset }
         hookCheckBase = bound.checks.count
+        let validators = hooks.attributeValidators.count + hooks.recordValidators.count
         for (i, id) in hooks.ruleIDs.enumerated() {
+            if i >= validators {
+                // A reviewer: its rule holds the violations it adds.
+                let v = hooks.reviewers[i - validators]
+                bound.checks.append(Check(kind: "record", test: .hook(i), slot: bound.rules.count, attribute: nil,
+                                          message: MessageTemplate(literal: "{violations}"), parameters: ["rule": id]))
+                if let on = v.on { bound.checks[bound.checks.count - 1].scope = LifecycleScope(rawValue: on.rawValue) }
+                bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: nil, kinds: ["record"],
+                                            severity: v.severity, code: v.code, summaries: ["reviews the record's violations"]))
+                continue
+            }
             let isAttribute = i < hooks.attributeValidators.count
             let a = isAttribute ? hooks.attributeValidators[i] : nil
             let r = isAttribute ? nil : hooks.recordValidators[i - hooks.attributeValidators.count]

@@ -49,6 +49,8 @@ final class EntityAccumulator {
     private var fingerprintCounter = FingerprintCounter()
     /// For type checks, by check: values of the declared type (see ``RootCause``).
     var typeValid: [Int: Int] = [:]
+    /// By slot: violations not listed because a reviewer suppressed them, by reviewer id.
+    var suppressedByHook: [Int: [String: Int]] = [:]
 
     init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil,
          collectFingerprints: Bool = false) {
@@ -141,6 +143,12 @@ final class EntityAccumulator {
             let keepRecord = records.count < maxSamples
             var rowFindings: [Finding]? = keepRecord || sink != nil ? [] : nil
             slots.removeAll(keepingCapacity: true)
+            var reviewed: RowReview?
+            if !entity.hooks.reviewers.isEmpty {
+                var end = i
+                while end < hits.count, hits[end].row == row { end += 1 }
+                reviewed = review(ev, row: Int(row), hits: hits[i ..< end], firstSeen: firstSeen)
+            }
             while i < hits.count, hits[i].row == row {
                 let h = hits[i]
                 i += 1
@@ -148,6 +156,11 @@ final class EntityAccumulator {
                 if slots.contains(slot) { continue }
                 slots.append(slot)
                 counts[slot] += 1
+                if let who = reviewed?.suppressed[h.check] {
+                    // Counted for its rule, not listed: suppressed by the reviewer, and said so.
+                    suppressedByHook[slot, default: [:]][who, default: 0] += 1
+                    continue
+                }
                 let wantSample = samples[slot].count < maxSamples
                 var counted = false
                 if !wantSample, rowFindings == nil, fingerprints == nil,
@@ -162,15 +175,28 @@ final class EntityAccumulator {
                                                    violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
                                                    old: ev.oldValues[Int64(row) << 32 | Int64(h.check)],
                                                    previous: previousTexts(ev, Int(row)))
+                    if let m = reviewed?.messages[h.check] { f.message = m }
                     stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
                     frequent[slot].add(f.value)
                 }
             }
+            for (r, v) in reviewed?.added ?? [] {
+                let check = reviewerCheck(r)
+                let slot = entity.plan.checks[check].slot
+                counts[slot] += 1
+                let rule = entity.plan.rules[slot]
+                var f = Finding(ruleID: rule.id, code: v.code, severity: rule.severity, entity: entity.plan.name, attribute: nil,
+                                location: FindingBuilder.location(entity, chunk, Int(row)),
+                                key: FindingBuilder.key(entity, chunk, Int(row)), value: nil, message: v.message)
+                stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
+                if samples[slot].count < maxSamples { samples[slot].append(f) }
+                rowFindings?.append(f)
+            }
             violatingRecords += 1
             if tracksOrdinals { violatingOrdinals.insert(chunk.firstRecord + Int(row) + 1) }
-            if let rowFindings {
+            if let rowFindings, !rowFindings.isEmpty {
                 let group = RecordFindings(entity: entity.plan.name,
                                            location: FindingBuilder.location(entity, chunk, Int(row)),
                                            key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings)
@@ -218,6 +244,7 @@ final class EntityAccumulator {
             if let e = other.evaluatedOverride[theirs] { evaluatedOverride[slot, default: 0] += e }
             if let s = other.skippedOverride[theirs] { skippedOverride[slot, default: 0] += s }
             if let list = other.fingerprints?[theirs] { fingerprints?[slot] += list }
+            for (who, n) in other.suppressedByHook[theirs] ?? [:] { suppressedByHook[slot, default: [:]][who, default: 0] += n }
         }
         // Deleted records are listed with their findings but not counted among the entity's
         // records with findings (they are not records of this snapshot).
@@ -246,6 +273,7 @@ final class EntityAccumulator {
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
                                definedAt: r.definedAt?.description)
+            outcome.suppressedByHook = suppressedByHook[slot] ?? [:]
             outcome.description = r.description
             outcome.hint = r.hint
             outcome.frequentValues = frequent[slot].top(RuleOutcome.frequentValuesShown)

@@ -29,12 +29,18 @@ public struct ValidationHooks: Sendable {
         entities[entity, default: EntityHooks()].recordValidators.append(validator)
     }
 
+    /// Registers a reviewer of the built-in violations on an entity (after the ones already
+    /// registered; reviewers run in this order).
+    public mutating func add(_ reviewer: ViolationReviewer, to entity: String) {
+        entities[entity, default: EntityHooks()].reviewers.append(reviewer)
+    }
+
     /// The hooks of an entity (empty when it has none).
     public subscript(entity: String) -> EntityHooks {
         entities[entity] ?? EntityHooks()
     }
 
-    public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
+    public var isEmpty: Bool { entities.values.allSatisfy { $0.isEmpty && $0.reviewers.isEmpty } }
 
     /// Mistakes in the registration of one entity's hooks, as rules-file-style messages: an
     /// attribute that is not one of `attributes`, an id used twice or by a YAML rule.
@@ -58,6 +64,7 @@ public struct ValidationHooks: Sendable {
         }
         for a in hooks.attributeValidators { check(a.id, reads: [a.attribute]) }
         for r in hooks.recordValidators { check(r.id, reads: r.attributes) }
+        for r in hooks.reviewers { check(r.id, reads: r.attributes) }
         return out
     }
 }
@@ -66,17 +73,22 @@ public struct ValidationHooks: Sendable {
 public struct EntityHooks: Sendable {
     public var attributeValidators: [AttributeValidator] = []
     public var recordValidators: [RecordValidator] = []
+    /// Reviewers of the violations the other rules found (run when a record has any).
+    public var reviewers: [ViolationReviewer] = []
 
-    public init(attributeValidators: [AttributeValidator] = [], recordValidators: [RecordValidator] = []) {
+    public init(attributeValidators: [AttributeValidator] = [], recordValidators: [RecordValidator] = [],
+                reviewers: [ViolationReviewer] = []) {
         self.attributeValidators = attributeValidators
         self.recordValidators = recordValidators
+        self.reviewers = reviewers
     }
 
+    /// True when no hook validates records (reviewers only review: see ``reviewers``).
     public var isEmpty: Bool { attributeValidators.isEmpty && recordValidators.isEmpty }
 
-    /// The rule ids: attribute hooks first, then record hooks, each in registration order.
-    /// ``HookViolation/rule`` indexes this list.
-    public var ruleIDs: [String] { attributeValidators.map(\.id) + recordValidators.map(\.id) }
+    /// The rule ids: attribute hooks first, then record hooks, then reviewers, each in
+    /// registration order. ``HookViolation/rule`` indexes this list.
+    public var ruleIDs: [String] { attributeValidators.map(\.id) + recordValidators.map(\.id) + reviewers.map(\.id) }
 
     /// Every attribute a hook reads, in first-use order.
     public var attributesRead: [String] {
@@ -103,12 +115,14 @@ public struct EntityHooks: Sendable {
     /// True when a hook is scoped with `on:`: the engine then classifies the records.
     public var isScoped: Bool {
         attributeValidators.contains { $0.on != nil } || recordValidators.contains { $0.on != nil }
+            || reviewers.contains { $0.on != nil }
     }
 
     /// Whether a hook sees deleted records.
     var seesDeleted: Bool {
         attributeValidators.contains { $0.on?.contains(.delete) == true }
             || recordValidators.contains { $0.on?.contains(.delete) == true }
+            || reviewers.contains { $0.on?.contains(.delete) == true }
     }
 
     /// The attributes whose previous values update hooks read (``RecordView/previous``).
