@@ -179,3 +179,27 @@ import Testing
         for line in example { #expect(tested.contains(line), "docs/validators.md: '\(line)' is not in the tested hooks") }
     }
 }
+
+@Suite struct RecordEventsTests {
+    /// A hook's `on:` scopes it exactly as the rules file's `on:` (the same class bits).
+    @Test func eventsAreTheRulesFileScopes() throws {
+        let yaml = """
+            version: 1
+            sources:
+              people: { path: people.csv }
+            entities:
+              Person:
+                source: people
+                key: [id]
+                attributes: { id: integer }
+                rules:
+                  - { id: a, on: [insert], assert: id > 0 }
+                  - { id: b, on: [update], assert: id > 0 }
+                  - { id: c, on: [delete], assert: id > 0 }
+            """
+        let plan = try RuleCompiler.compile(try RulesFileParser(formats: StandardReaders.registry.formats).parse(yaml, path: "r.yml"))
+        let scopes = plan.entities[0].checks.compactMap(\.scope).map(\.rawValue)
+        #expect(scopes == [RecordEvents.insert, .update, .delete].map(\.rawValue))
+        #expect(RecordEvents([.insert, .delete]).description == "insert, delete")
+    }
+}
