@@ -158,7 +158,15 @@ final class EntityAccumulator {
                 counts[slot] += 1
                 if let who = reviewed?.suppressed[h.check] {
                     // Counted for its rule, not listed: suppressed by the reviewer, and said so.
+                    // Its fingerprint is still recorded, so a baseline does not see it resolved.
                     suppressedByHook[slot, default: [:]][who, default: 0] += 1
+                    if fingerprints != nil {
+                        var f = FindingBuilder.finding(entity, chunk, Int(row), h, first: firstSeen[Int64(row) << 32 | Int64(h.check)],
+                                                       hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
+                                                       violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
+                                                       old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
+                        stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
+                    }
                     continue
                 }
                 let wantSample = samples[slot].count < maxSamples
