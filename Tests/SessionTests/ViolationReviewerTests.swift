@@ -117,6 +117,8 @@ import Testing
         let rules = try #require(json["rules"] as? [[String: Any]])
         let status = try #require(rules.first { $0["id"] as? String == "Person.status.enum" })
         #expect(status["suppressedByHook"] as? [String: Int] == ["person.review": 2])
+        let html = HTMLReporter().render(r)
+        #expect(html.contains("(2 suppressed by hook person.review)"))
         let clean = try #require(rules.first { $0["id"] as? String == "Person.id.required" })
         #expect(clean["suppressedByHook"] == nil)
     }
