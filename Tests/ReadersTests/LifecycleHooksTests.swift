@@ -42,9 +42,13 @@ import Testing
     static func write(_ rows: [Row], format: String, to url: URL) throws {
         var text = format == "csv" ? "id,name,salary,status\n" : ""
         for r in rows {
-            text += format == "csv" ? "\(r.id),\(r.name),\(r.salary),\(r.status)\n"
-                : "{\"id\": \(r.id), \"name\": \"\(r.name)\", \"salary\": \(r.salary), \"status\": \"\(r.status)\"}\n"
+            switch format {
+            case "csv": text += "\(r.id),\(r.name),\(r.salary),\(r.status)\n"
+            case "xml": text += "<person><id>\(r.id)</id><name>\(r.name)</name><salary>\(r.salary)</salary><status>\(r.status)</status></person>\n"
+            default: text += "{\"id\": \(r.id), \"name\": \"\(r.name)\", \"salary\": \(r.salary), \"status\": \"\(r.status)\"}\n"
+            }
         }
+        if format == "xml" { text = "<people>\n" + text + "</people>\n" }
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
@@ -87,7 +91,10 @@ import Testing
         try write(Self.current, format: format, to: dir.appendingPathComponent("people.\(format)"))
         let registry = StandardReaders.registry
         let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats)
-            .parse(rules.replacingOccurrences(of: "FORMAT", with: format), path: dir.appendingPathComponent("rules.yml").path))
+            .parse(rules.replacingOccurrences(of: "people: { path: people.FORMAT }",
+                                              with: format == "xml" ? "people: { path: people.xml, xml: { record: person } }"
+                                                                    : "people: { path: people.\(format) }"),
+                   path: dir.appendingPathComponent("rules.yml").path))
         var options = AuditOptions(jobs: jobs, chunkSize: chunk, maxSamples: 100)
         if previous { options.previousPaths = ["people": dir.appendingPathComponent("before.\(format)").path] }
         options.hooks = hooks()
@@ -98,7 +105,7 @@ import Testing
         try #require(r.rules.first { $0.id == id }).samples.map(\.message)
     }
 
-    @Test(arguments: ["csv", "jsonl"], [(1, 1), (2, 2), (2, 4096)])
+    @Test(arguments: ["csv", "jsonl", "xml"], [(1, 1), (2, 2), (2, 4096)])
     func eachHookSeesItsEvents(format: String, run: (jobs: Int, chunk: Int)) throws {
         let r = try Self.audit(format: format, jobs: run.jobs, chunk: run.chunk)
         // The expected views, from the rows above: updates carry the previous copy and what changed.
@@ -132,7 +139,7 @@ import Testing
         #expect(deletion.key == "id=6")
     }
 
-    @Test(arguments: ["csv", "jsonl"])
+    @Test(arguments: ["csv", "jsonl", "xml"])
     func withoutAPreviousSnapshotEveryRecordIsAnInsert(format: String) throws {
         let r = try Self.audit(format: format, previous: false)
         #expect(try Self.messages(r, "person.seen") == Self.current.map { "insert \($0.name) before=- changed=" })

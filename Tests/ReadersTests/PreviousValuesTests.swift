@@ -72,12 +72,22 @@ import Testing
         for r in rows {
             if format == "csv" {
                 text += "\(r.id),\(r.name),\(r.salary ?? "")\n"
+            } else if format == "xml" {
+                text += "<person><id>\(r.id)</id><name>\(r.name)</name>" + (r.salary.map { "<salary>\($0)</salary>" } ?? "") + "</person>\n"
             } else {
                 let salary = r.salary.map { Double($0) == nil ? "\"\($0)\"" : $0 }
                 text += "{\"id\": \(r.id), \"name\": \"\(r.name)\"" + (salary.map { ", \"salary\": \($0)" } ?? "") + "}\n"
             }
         }
+        if format == "xml" { text = "<people>\n" + text + "</people>\n" }
         try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// The rules for a format (XML names its record element).
+    static func rulesFile(_ format: String) -> String {
+        rules.replacingOccurrences(of: "people: { path: people.FORMAT }",
+                                   with: format == "xml" ? "people: { path: people.xml, xml: { record: person } }"
+                                                         : "people: { path: people.\(format) }")
     }
 
     struct Expected: Decodable {
@@ -140,7 +150,7 @@ import Testing
         try write(rows.previous, format: format, to: dir.appendingPathComponent("before.\(format)"))
         try write(rows.current, format: format, to: dir.appendingPathComponent("people.\(format)"))
         let registry = StandardReaders.registry
-        let yaml = rules.replacingOccurrences(of: "FORMAT", with: format)
+        let yaml = rulesFile(format)
         let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats)
             .parse(yaml, path: dir.appendingPathComponent("rules.yml").path))
         var options = AuditOptions(jobs: jobs, chunkSize: chunk, maxSamples: 1000)
@@ -148,7 +158,7 @@ import Testing
         return try AuditEngine(registry: registry, options: options).run(plan).report
     }
 
-    @Test(arguments: ["csv", "jsonl"], [(1, 1), (2, 7), (2, 4096)])
+    @Test(arguments: ["csv", "jsonl", "xml"], [(1, 1), (2, 7), (2, 4096)])
     func salaryDropMatchesPythonDecimal(format: String, run: (jobs: Int, chunk: Int)) throws {
         let rows = Self.snapshots()
         guard let expected = try Self.oracle(rows.previous, rows.current) else {
@@ -172,7 +182,7 @@ import Testing
     @Test func messagesNameThePreviousValue() throws {
         let rows: (previous: [Row], current: [Row]) = ([(1, "Ann", "1000.02"), (2, "Bob", "500")],
                                                        [(1, "Ann", "800.015"), (2, "Bob", "400.00")])
-        for format in ["csv", "jsonl"] {
+        for format in ["csv", "jsonl", "xml"] {
             let report = try Self.audit(format: format, jobs: 1, chunk: 4096, rows: rows)
             let drop = try #require(report.rules.first { $0.id == "person.salary.drop" })
             // 800.015 < 1000.02 × 0.8 = 800.016 exactly; 400.00 == 500 × 0.8 holds.
