@@ -52,13 +52,20 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = format == "csv" ? "id,name,salary,status\n" : ""
         for r in rows {
-            text += format == "csv" ? "\(r.id),\(r.name),\(r.salary),\(r.status)\n"
-                : "{\"id\": \(r.id), \"name\": \"\(r.name)\", \"salary\": \(r.salary), \"status\": \"\(r.status)\"}\n"
+            switch format {
+            case "csv": text += "\(r.id),\(r.name),\(r.salary),\(r.status)\n"
+            case "xml": text += "<person><id>\(r.id)</id><name>\(r.name)</name><salary>\(r.salary)</salary><status>\(r.status)</status></person>\n"
+            default: text += "{\"id\": \(r.id), \"name\": \"\(r.name)\", \"salary\": \(r.salary), \"status\": \"\(r.status)\"}\n"
+            }
         }
+        if format == "xml" { text = "<people>\n" + text + "</people>\n" }
         try text.write(to: dir.appendingPathComponent("people.\(format)"), atomically: true, encoding: .utf8)
         let registry = StandardReaders.registry
         let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats)
-            .parse(rules.replacingOccurrences(of: "FORMAT", with: format), path: dir.appendingPathComponent("rules.yml").path))
+            .parse(rules.replacingOccurrences(of: "people: { path: people.FORMAT }",
+                                              with: format == "xml" ? "people: { path: people.xml, xml: { record: person } }"
+                                                                    : "people: { path: people.\(format) }"),
+                   path: dir.appendingPathComponent("rules.yml").path))
         var options = AuditOptions(jobs: jobs, chunkSize: chunk, maxSamples: 100)
         options.collectFingerprints = true
         if reviewed { options.hooks.add(reviewer(), to: "Person") }
@@ -67,7 +74,7 @@ import Testing
 
     static func rule(_ r: AuditReport, _ id: String) throws -> RuleOutcome { try #require(r.rules.first { $0.id == id }) }
 
-    @Test(arguments: ["csv", "jsonl"], [(1, 1), (2, 2), (1, 4096)])
+    @Test(arguments: ["csv", "jsonl", "xml"], [(1, 1), (2, 2), (1, 4096)])
     func rewritesMergesSuppressesAndAdds(format: String, run: (jobs: Int, chunk: Int)) throws {
         let r = try Self.audit(format: format, jobs: run.jobs, chunk: run.chunk)
         // Counts are the rules' own: a reviewer changes what is listed, never what is counted.
