@@ -64,7 +64,7 @@ public struct AttributeValidator: Sendable {
 public struct RecordValidator: Sendable {
     /// The rule id in reports; unique among the entity's rules, YAML ones included.
     public var id: String
-    /// The rule's code in reports; violations built by the ``init(id:attributes:code:severity:message:summary:test:)``
+    /// The rule's code in reports; violations built by the ``init(id:attributes:code:severity:on:message:summary:test:)``
     /// form carry it.
     public var code: Int
     public var severity: Severity

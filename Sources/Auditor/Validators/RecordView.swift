@@ -62,6 +62,9 @@ public struct RecordView: Sendable {
     private let committed: CommittedRecord?
 
     /// - Parameters:
+    ///   - chunk: The chunk that holds the record.
+    ///   - row: The record's index within the chunk.
+    ///   - layout: Where each attribute is in the chunk.
     ///   - previous: The record as it was in the previous snapshot, for an update (what
     ///     ``previous`` returns).
     ///   - event: How the record changed (see ``event``).

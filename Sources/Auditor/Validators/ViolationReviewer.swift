@@ -40,8 +40,10 @@ public struct ViolationReviewer: Sendable {
     }
 
     /// Reviews one record's violations.
-    /// - Parameter review: The violations so far; what this reviewer suppresses or merges
-    ///   counts as suppressed by its ``id``.
+    /// - Parameters:
+    ///   - record: The record, read as a hook reads it.
+    ///   - review: The violations so far; what this reviewer suppresses or merges counts as
+    ///     suppressed by its ``id``.
     public func review(_ record: RecordView, _ review: inout ViolationReview) {
         review.reviewer = id
         body(record, &review)
