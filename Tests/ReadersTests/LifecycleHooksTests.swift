@@ -77,6 +77,10 @@ import Testing
             let text = "\(r.event.map { "\($0)" } ?? "none") \(r["name"]) before=\(before) changed=\(changed)"
             return [Violation(kind: "record", code: 1550, message: text)]
         }, to: "Person")
+        // An update hook that declares no attribute still knows what changed.
+        hooks.add(RecordValidator(id: "person.changed", attributes: [], on: [.update]) { r in
+            r.changed("salary") ? [Violation(kind: "record", code: 1550, message: "salary changed")] : []
+        }, to: "Person")
         hooks.add(RecordValidator(id: "person.any", attributes: ["name"]) { r in
             [Violation(kind: "record", code: 1550, message: "\(r["name"])")]
         }, to: "Person")
@@ -129,6 +133,8 @@ import Testing
         #expect(try Self.messages(r, "person.raise.cap") == ["Bob's salary rose from 2000 to 3500, over 50 %."])
         #expect(try Self.messages(r, "person.insert.capital") == ["gus must start with a capital letter."])
         #expect(try Self.messages(r, "person.delete.left") == ["Fay was deleted while active."])
+        let salaryChanged = Self.current.filter { c in before[c.id].map { $0.salary != c.salary } ?? false }.map { "id=\($0.id)" }
+        #expect(try #require(r.rules.first { $0.id == "person.changed" }).samples.compactMap(\.key) == salaryChanged)
         #expect(try Self.messages(r, "person.name.update").count == 1)     // Deirdre, updated; not Hal or gus
         #expect(try #require(r.rules.first { $0.id == "person.name.update" }).samples.first?.key == "id=4")
         // Unscoped: every record of the current snapshot, none of the deleted ones.

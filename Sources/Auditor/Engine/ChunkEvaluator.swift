@@ -219,7 +219,7 @@ package enum ChunkEvaluator {
         }
         if !context.keysOnly, !entity.hooks.isEmpty, !deletePass || entity.hooks.seesDeleted {
             var committed = [Int: CommittedRecord]()
-            if let changes = result.changes, case .compare(let index) = lifecycle?.mode, !entity.hooks.attributesReadOnUpdate.isEmpty {
+            if let changes = result.changes, case .compare(let index) = lifecycle?.mode, entity.hooks.seesUpdates {
                 committed = Lifecycle.committedRecords(entity, changes, index)
             }
             for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns(),

@@ -125,6 +125,12 @@ public struct EntityHooks: Sendable {
             || reviewers.contains { $0.on?.contains(.delete) == true }
     }
 
+    /// Whether a validating hook sees updated records (its views then carry their previous copies).
+    var seesUpdates: Bool {
+        attributeValidators.contains { $0.on?.contains(.update) == true }
+            || recordValidators.contains { $0.on?.contains(.update) == true }
+    }
+
     /// The attributes whose previous values update hooks read (``RecordView/previous``).
     var attributesReadOnUpdate: [String] {
         attributeValidators.filter { $0.on?.contains(.update) == true }.map(\.attribute)
