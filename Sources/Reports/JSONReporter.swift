@@ -157,6 +157,11 @@ public struct JSONReporter: Reporter {
         if let d = rule.description { extra.append(.init(key: "description", value: .string(d))) }
         if let h = rule.hint { extra.append(.init(key: "hint", value: .string(h))) }
         members.insert(contentsOf: extra, at: at)
+        // `suppressedByHook` only when a reviewer suppressed a violation (after `suppressed`).
+        if !rule.suppressedByHook.isEmpty, let s = members.firstIndex(where: { $0.key == "suppressed" }) {
+            let counts = rule.suppressedByHook.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .integer($0.value)) }
+            members.insert(.init(key: "suppressedByHook", value: .object(counts)), at: s + 1)
+        }
         return .object(members)
     }
 

@@ -116,7 +116,7 @@ public struct AuditEngine: Sendable {
             let snapshot = try previousSnapshot(plan, ei)
             snapshots[ei] = snapshot
             let mode: LifecycleContext.Mode? = snapshot.map { .compare($0.index) }
-                ?? (entity.usesLifecycle || options.changedOnly ? .first : nil)
+                ?? (entity.usesLifecycle || options.changedOnly || options.hooks[entity.name].isScoped ? .first : nil)
             var pass = try audit(plan, ei, context: context, prebuilt: tables[ei], lifecycle: mode)
             if let acc = pass.accumulator, tables[ei] == nil, pass.summary.complete {
                 tables[ei] = acc.providedTables
@@ -124,7 +124,7 @@ public struct AuditEngine: Sendable {
             // Deleted records need a second read of the previous snapshot only for the rules that
             // look at them (`on: [delete]`, deny); otherwise the index has what the report shows.
             let rulesSeeDeleted = entity.checks.contains { $0.scope?.contains(.deleted) == true }
-                || entity.deleteRules.contains { $0.rule == .deny }
+                || entity.deleteRules.contains { $0.rule == .deny } || options.hooks[entity.name].seesDeleted
             if let snapshot, let acc = pass.accumulator, snapshot.index.complete, snapshot.index.deletedCount > 0,
                pass.error == nil, !rulesSeeDeleted {
                 acc.lifecycle?.addDeleted(from: snapshot.index, keyName: entity.key.count == 1 ? entity.key[0] : nil)
@@ -323,7 +323,7 @@ public struct AuditEngine: Sendable {
         do {
             bound = try BoundEntity(plan: entity, schema: opened.reader.schema, structural: opened.reader.structuralRules,
                                     locationStyle: opened.reader.locationStyle, displayPath: path, catalog: plan.catalog,
-                                    inputFields: opened.reader.availableFields)
+                                    inputFields: opened.reader.availableFields, hooks: options.hooks[entity.name])
         } catch let e as AuditError where e.code != .invalidRules {
             // The snapshot lacks a field: it cannot be compared (as if it could not be read).
             placeholder.complete = false

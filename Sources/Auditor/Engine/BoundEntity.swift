@@ -59,7 +59,18 @@ package struct BoundEntity: Sendable {
         bound.rules = rules + plan.rules
         for i in bound.checks.indices { bound.checks[i].slot += offset }
         hookCheckBase = bound.checks.count
+        let validators = hooks.attributeValidators.count + hooks.recordValidators.count
         for (i, id) in hooks.ruleIDs.enumerated() {
+            if i >= validators {
+                // A reviewer: its rule holds the violations it adds.
+                let v = hooks.reviewers[i - validators]
+                bound.checks.append(Check(kind: "record", test: .hook(i), slot: bound.rules.count, attribute: nil,
+                                          message: MessageTemplate(literal: "{violations}"), parameters: ["rule": id]))
+                if let on = v.on { bound.checks[bound.checks.count - 1].scope = LifecycleScope(rawValue: on.rawValue) }
+                bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: nil, kinds: ["record"],
+                                            severity: v.severity, code: v.code, summaries: ["reviews the record's violations"]))
+                continue
+            }
             let isAttribute = i < hooks.attributeValidators.count
             let a = isAttribute ? hooks.attributeValidators[i] : nil
             let r = isAttribute ? nil : hooks.recordValidators[i - hooks.attributeValidators.count]
@@ -67,6 +78,8 @@ package struct BoundEntity: Sendable {
                                       attribute: a.flatMap { v in plan.attributes.firstIndex { $0.name == v.attribute } },
                                       message: MessageTemplate(literal: "{violations}"),
                                       parameters: ["rule": id]))
+            // `on:` scopes a hook as it scopes a rule.
+            if let on = a?.on ?? r?.on { bound.checks[bound.checks.count - 1].scope = LifecycleScope(rawValue: on.rawValue) }
             bound.rules.append(RuleInfo(id: id, entity: plan.name, source: plan.source, attribute: a?.attribute,
                                         kinds: [isAttribute ? "validator" : "record"],
                                         severity: a?.severity ?? r?.severity ?? .error,
@@ -121,7 +134,7 @@ package struct BoundEntity: Sendable {
     /// The chunk columns of an expression's inputs, or nil when the input lacks one.
     public func columns(of expression: CompiledExpression) -> [Int]? {
         var out = [Int]()
-        for name in expression.inputs {
+        for name in expression.inputs.map({ LifecycleInput($0).attribute }) {
             guard let a = plan.attributes.firstIndex(where: { $0.name == name }), columns[a] >= 0 else { return nil }
             out.append(columns[a])
         }

@@ -46,7 +46,7 @@ final class ChunkColumns {
         var retained = self.wide
         for check in entity.plan.checks {
             guard case .record(let when, let assert) = check.test else { continue }
-            for name in (when?.inputs ?? []) + assert.inputs {
+            for name in ((when?.inputs ?? []) + assert.inputs).map({ LifecycleInput($0).attribute }) {
                 if let a = entity.plan.attributes.firstIndex(where: { $0.name == name }) { retained[a] = true }
             }
         }

@@ -218,14 +218,21 @@ package enum ChunkEvaluator {
             for (ci, check) in entity.plan.checks.enumerated() {
                 guard case .record(let when, let assert) = check.test else { continue }
                 var skip = inactive
+                var previous: PreviousValues?
                 if let changes = result.changes, let scope = lifecycle?.scopes[ci] {
                     for r in 0 ..< n where changes.classes[r] & scope == 0 { skip[r] = true }
+                    if case .compare(let index) = lifecycle?.mode { previous = PreviousValues(changes: changes, index: index) }
                 }
-                evaluateRecordRule(columns, ci, when, assert, skip, &hits, &result)
+                evaluateRecordRule(columns, ci, when, assert, skip, previous: previous, &hits, &result)
             }
         }
-        if !context.keysOnly, !deletePass, !entity.hooks.isEmpty {
-            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns()) {
+        if !context.keysOnly, !entity.hooks.isEmpty, !deletePass || entity.hooks.seesDeleted {
+            var committed = [Int: CommittedRecord]()
+            if let changes = result.changes, case .compare(let index) = lifecycle?.mode, entity.hooks.seesUpdates {
+                committed = Lifecycle.committedRecords(entity, changes, index)
+            }
+            for v in entity.hooks.evaluate(chunk, layout: entity.layout, excluded: inactive, typed: columns.hookColumns(),
+                                           classes: result.changes?.classes, committed: committed, deletePass: deletePass) {
                 let check = Int32(entity.hookCheckBase + v.rule)
                 let key = Int64(v.row) << 32 | Int64(check)
                 if let earlier = result.hookMessages[key] {

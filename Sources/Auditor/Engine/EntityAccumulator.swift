@@ -49,6 +49,8 @@ final class EntityAccumulator {
     private var fingerprintCounter = FingerprintCounter()
     /// For type checks, by check: values of the declared type (see ``RootCause``).
     var typeValid: [Int: Int] = [:]
+    /// By slot: violations not listed because a reviewer suppressed them, by reviewer id.
+    var suppressedByHook: [Int: [String: Int]] = [:]
 
     init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil,
          collectFingerprints: Bool = false) {
@@ -141,6 +143,12 @@ final class EntityAccumulator {
             let keepRecord = records.count < maxSamples
             var rowFindings: [Finding]? = keepRecord || sink != nil ? [] : nil
             slots.removeAll(keepingCapacity: true)
+            var reviewed: RowReview?
+            if !entity.hooks.reviewers.isEmpty {
+                var end = i
+                while end < hits.count, hits[end].row == row { end += 1 }
+                reviewed = review(ev, row: Int(row), hits: hits[i ..< end], firstSeen: firstSeen)
+            }
             while i < hits.count, hits[i].row == row {
                 let h = hits[i]
                 i += 1
@@ -148,6 +156,19 @@ final class EntityAccumulator {
                 if slots.contains(slot) { continue }
                 slots.append(slot)
                 counts[slot] += 1
+                if let who = reviewed?.suppressed[h.check] {
+                    // Counted for its rule, not listed: suppressed by the reviewer, and said so.
+                    // Its fingerprint is still recorded, so a baseline does not see it resolved.
+                    suppressedByHook[slot, default: [:]][who, default: 0] += 1
+                    if fingerprints != nil {
+                        var f = FindingBuilder.finding(entity, chunk, Int(row), h, first: firstSeen[Int64(row) << 32 | Int64(h.check)],
+                                                       hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
+                                                       violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
+                                                       old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
+                        stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
+                    }
+                    continue
+                }
                 let wantSample = samples[slot].count < maxSamples
                 var counted = false
                 if !wantSample, rowFindings == nil, fingerprints == nil,
@@ -160,16 +181,30 @@ final class EntityAccumulator {
                                                    first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                    hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
                                                    violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
-                                                   old: ev.oldValues[Int64(row) << 32 | Int64(h.check)])
+                                                   old: ev.oldValues[Int64(row) << 32 | Int64(h.check)],
+                                                   previous: previousTexts(ev, Int(row)))
+                    if let m = reviewed?.messages[h.check] { f.message = m }
                     stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
                     if wantSample { samples[slot].append(f) }
                     rowFindings?.append(f)
                     frequent[slot].add(f.value)
                 }
             }
+            for (r, v) in reviewed?.added ?? [] {
+                let check = reviewerCheck(r)
+                let slot = entity.plan.checks[check].slot
+                counts[slot] += 1
+                let rule = entity.plan.rules[slot]
+                var f = Finding(ruleID: rule.id, code: v.code, severity: rule.severity, entity: entity.plan.name, attribute: nil,
+                                location: FindingBuilder.location(entity, chunk, Int(row)),
+                                key: FindingBuilder.key(entity, chunk, Int(row)), value: nil, message: v.message)
+                stamp(&f, slot: slot, key: FindingBuilder.identityKey(entity, chunk, Int(row)))
+                if samples[slot].count < maxSamples { samples[slot].append(f) }
+                rowFindings?.append(f)
+            }
             violatingRecords += 1
             if tracksOrdinals { violatingOrdinals.insert(chunk.ordinal(Int(row))) }
-            if let rowFindings {
+            if let rowFindings, !rowFindings.isEmpty {
                 let group = RecordFindings(entity: entity.plan.name,
                                            location: FindingBuilder.location(entity, chunk, Int(row)),
                                            key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings)
@@ -179,6 +214,15 @@ final class EntityAccumulator {
                 }
             }
         }
+    }
+
+    /// The previous snapshot's texts of an updated record's attributes, by attribute index
+    /// (those update rules read as `previous.x`), for its findings.
+    private func previousTexts(_ ev: ChunkEvaluation, _ row: Int) -> ((Int) -> String?)? {
+        guard let index = lifecycle?.index, let changes = ev.changes, row < changes.previous.count,
+              changes.classes[row] == LifecycleScope.updated.rawValue, changes.previous[row] >= 0 else { return nil }
+        let p = Int(changes.previous[row])
+        return { a in index.text(p, a).map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// Gives a finding its fingerprint (the next occurrence of its base) and records it.
@@ -208,6 +252,7 @@ final class EntityAccumulator {
             if let e = other.evaluatedOverride[theirs] { evaluatedOverride[slot, default: 0] += e }
             if let s = other.skippedOverride[theirs] { skippedOverride[slot, default: 0] += s }
             if let list = other.fingerprints?[theirs] { fingerprints?[slot] += list }
+            for (who, n) in other.suppressedByHook[theirs] ?? [:] { suppressedByHook[slot, default: [:]][who, default: 0] += n }
         }
         // Deleted records are listed with their findings but not counted among the entity's
         // records with findings (they are not records of this snapshot).
@@ -236,6 +281,7 @@ final class EntityAccumulator {
                                violations: counts[slot], samples: samples[slot], threshold: r.threshold,
                                skipped: skippedOverride[slot] ?? (structural || evaluatedOverride[slot] != nil ? 0 : excluded),
                                definedAt: r.definedAt?.description)
+            outcome.suppressedByHook = suppressedByHook[slot] ?? [:]
             outcome.description = r.description
             outcome.hint = r.hint
             outcome.frequentValues = frequent[slot].top(RuleOutcome.frequentValuesShown)
@@ -316,7 +362,8 @@ enum FindingBuilder {
     }
 
     static func finding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ hit: Hit, first: Int64?,
-                        hookMessage: String? = nil, violations: [Violation]? = nil, old: String? = nil) -> Finding {
+                        hookMessage: String? = nil, violations: [Violation]? = nil, old: String? = nil,
+                        previous: ((Int) -> String?)? = nil) -> Finding {
         let loc = location(e, chunk, row)
         let key = key(e, chunk, row)
         if hit.check < 0 {
@@ -336,7 +383,7 @@ enum FindingBuilder {
         let rule = e.plan.rules[check.slot]
         let attr = check.attribute.map { e.plan.attributes[$0] }
         if case .record(let when, let assert) = check.test {
-            return recordFinding(e, chunk, row, check, rule, when, assert, location: loc, key: key)
+            return recordFinding(e, chunk, row, check, rule, when, assert, location: loc, key: key, previous: previous)
         }
         var raw = check.attribute.flatMap { chunk.string(e.cell(chunk, attribute: $0, row: row)) }
         var sensitive = check.attribute.map { e.plan.attributes[$0].sensitive } ?? false
@@ -380,16 +427,26 @@ enum FindingBuilder {
     /// its message may name any attribute of the record.
     static func recordFinding(_ e: BoundEntity, _ chunk: RecordChunk, _ row: Int, _ check: Check, _ rule: RuleInfo,
                               _ when: CompiledExpression?, _ assert: CompiledExpression,
-                              location: RecordLocation, key: String?) -> Finding {
+                              location: RecordLocation, key: String?, previous: ((Int) -> String?)? = nil) -> Finding {
         func text(_ a: Int) -> String? {
             e.plan.attributes[a].sensitive ? mask : chunk.string(e.cell(chunk, attribute: a, row: row))
         }
+        /// `previous.x` (an update rule): the value in the previous snapshot.
+        func previousText(_ name: String) -> String? {
+            guard case .previous(let n) = LifecycleInput(name), let a = e.plan.attributes.firstIndex(where: { $0.name == n }),
+                  let t = previous?(a) else { return nil }
+            return e.plan.attributes[a].sensitive ? mask : t
+        }
         var names = [String]()
-        for name in (when?.inputs ?? []) + assert.inputs where !names.contains(name) { names.append(name) }
+        for name in (when?.inputs ?? []) + assert.inputs where !names.contains(name) {
+            if case .changed = LifecycleInput(name) { continue }      // derived: the values show it
+            names.append(name)
+        }
         let values = names.map { name in
-            "\(name)=\(e.plan.attributes.firstIndex { $0.name == name }.flatMap(text) ?? "null")"
+            "\(name)=\(e.plan.attributes.firstIndex { $0.name == name }.flatMap(text) ?? previousText(name) ?? "null")"
         }.joined(separator: ", ")
         let message = check.message.render { p in
+            if LifecycleInput(p).readsPrevious { return previousText(p) ?? "null" }
             if p == "values" { return values }
             if p == "entity" { return check.parameters["entity"] ?? e.plan.name }
             if p == "key" { return key ?? "" }

@@ -104,6 +104,46 @@ struct TextArena: Sendable {
     }
 }
 
+extension Lifecycle {
+    /// The previous copies of a chunk's updated rows, for update hooks: one chunk of the
+    /// previous texts the index keeps (``LifecycleContext/textAttributes``), typed by the
+    /// entity's declared types, and the names of the attributes that changed.
+    /// - Complexity: O(updated rows × attributes); only called when an update hook exists.
+    static func committedRecords(_ entity: BoundEntity, _ changes: RowChanges, _ index: SnapshotIndex) -> [Int: CommittedRecord] {
+        let attributes = index.textAttributes
+        let rows = changes.classes.indices.filter { changes.classes[$0] == LifecycleScope.updated.rawValue && changes.previous[$0] >= 0 }
+        guard !rows.isEmpty else { return [:] }
+        var bytes = [UInt8]()
+        var columns = [[Cell]](repeating: [], count: attributes.count)
+        var locations = [Int64]()
+        for r in rows {
+            let p = Int(changes.previous[r])
+            locations.append(index.table.locations[p])
+            for (j, a) in attributes.enumerated() {
+                guard let text = index.text(p, a) else {
+                    columns[j].append(.missing)
+                    continue
+                }
+                columns[j].append(.text(offset: bytes.count, length: text.count))
+                bytes += text
+            }
+        }
+        let chunk = RecordChunk(firstRecord: 0, count: rows.count, bytes: bytes, columns: columns, locations: locations)
+        var names = [String: Int](), types = [String: ValueType]()
+        for (j, a) in attributes.enumerated() {
+            names[entity.plan.attributes[a].name] = j
+            types[entity.plan.attributes[a].name] = entity.plan.attributes[a].type
+        }
+        let layout = RecordLayout(columns: names, types: types)
+        var out = [Int: CommittedRecord]()
+        for (k, r) in rows.enumerated() {
+            let changed = Set(entity.plan.attributes.indices.filter { changes.changed(r, $0) }.map { entity.plan.attributes[$0].name })
+            out[r] = CommittedRecord(view: RecordView(chunk: chunk, row: k, layout: layout), changed: changed)
+        }
+        return out
+    }
+}
+
 /// The keyed rows of a chunk with their attribute hashes (and lifecycle attributes' texts).
 struct SnapshotRows: Sendable {
     var keys = KeyColumn()
@@ -166,8 +206,15 @@ struct LifecycleContext: Sendable {
             }
         }
         active = scopes.reduce(0, |)
+        let readOnUpdate = Set(entity.hooks.attributesReadOnUpdate)
         textAttributes = plan.attributes.indices.filter { a in
-            plan.checks.contains { c in
+            // An update hook's `previous` view.
+            if readOnUpdate.contains(plan.attributes[a].name) { return true }
+            return plan.checks.contains { c in
+                if case .record(let when, let assert) = c.test {
+                    // `previous.x` in an update rule.
+                    return ((when?.inputs ?? []) + assert.inputs).contains { LifecycleInput($0) == .previous(plan.attributes[a].name) }
+                }
                 guard c.attribute == a else { return false }
                 if case .transitions = c.test { return true }
                 if case .immutable = c.test { return true }

@@ -3,6 +3,9 @@
 struct Typed {
     var node: TypedNode
     var isConstant: Bool
+    /// For a number built from inputs, constants, `+`, `-`, `*` and negation: the same
+    /// computation, to decide close comparisons exactly (``ExactNumberComparisonNode``).
+    var exact: ExactTerm? = nil
     var type: ExpressionType { node.type }
 
     static func constant<C: ExpressionColumn>(_ value: C) -> Typed {
@@ -35,7 +38,9 @@ struct ExpressionChecker {
     mutating func check(_ s: ExpressionSyntax) throws(Failure) -> Typed {
         switch s.kind {
         case .number(let v):
-            return .constant(NumberColumn(values: [v]))
+            var t = Typed.constant(NumberColumn(values: [v]))
+            t.exact = .constant(v)
+            return t
         case .string(let text):
             return .constant(StringColumn(storage: Array(text.utf8), starts: [0], lengths: [Int32(text.utf8.count)]))
         case .boolean(let b):
@@ -57,7 +62,9 @@ struct ExpressionChecker {
             guard let n = x.node.coerced(to: .number)?.node(NumberColumn.self) else {
                 throw Failure(offset: s.offset, message: "cannot negate \(x.type.phrase)")
             }
-            return result(TypedNode(NumberUnaryNode(op: .negate, operand: n)), x.isConstant)
+            var t = result(TypedNode(NumberUnaryNode(op: .negate, operand: n)), x.isConstant)
+            t.exact = x.exact.map { .negate($0) }
+            return t
         case .arithmetic(let op, let l, let r):
             return try arithmetic(op, try check(l), try check(r), at: s.offset)
         case .logical(let op, let l, let r):
@@ -115,7 +122,8 @@ struct ExpressionChecker {
         let node: TypedNode
         switch attributes[index].type {
         case .string: node = TypedNode(InputNode<StringColumn>(slot: slot))
-        case .integer, .decimal: node = TypedNode(InputNode<NumberColumn>(slot: slot))
+        case .integer, .decimal:
+            return Typed(node: TypedNode(InputNode<NumberColumn>(slot: slot)), isConstant: false, exact: .input(slot))
         case .boolean: node = TypedNode(InputNode<BoolColumn>(slot: slot))
         case .date: node = TypedNode(InputNode<DateColumn>(slot: slot))
         case .datetime: node = TypedNode(InputNode<DatetimeColumn>(slot: slot))
@@ -124,13 +132,18 @@ struct ExpressionChecker {
     }
 
     private func unknownAttribute(_ name: String) -> String {
+        if case .previous(let n) = LifecycleInput(name) {
+            let m = unknownAttribute(n)
+            let head = "unknown attribute '\(n)'"
+            return m.hasPrefix(head) ? head + " in '\(name)'" + m.dropFirst(head.count) : m
+        }
         if let k = ExpressionToken.Keyword(rawValue: name.lowercased()) {
             return "unknown attribute '\(name)'; keywords are lower case: write '\(k.rawValue)'"
         }
         if let f = ExpressionFunctions.named(name) {
             return "'\(name)' is a function; call it with parentheses: '\(name)(\(f.arity.upperBound == 0 ? "" : "…"))'"
         }
-        let names = attributes.map(\.name)
+        let names = attributes.map(\.name).filter { !LifecycleInput($0).readsPrevious }
         var m = "unknown attribute '\(name)'"
         if let s = Suggest.closest(to: name, in: names) {
             m += "; did you mean '\(s)'?"
@@ -161,7 +174,16 @@ struct ExpressionChecker {
             case .divide: kind = .divide
             case .remainder: kind = .remainder
             }
-            return result(TypedNode(NumberBinaryNode(op: kind, left: x, right: y)), constant)
+            var t = result(TypedNode(NumberBinaryNode(op: kind, left: x, right: y)), constant)
+            if let p = a.exact, let q = b.exact {
+                switch op {
+                case .add: t.exact = .add(p, q)
+                case .subtract: t.exact = .subtract(p, q)
+                case .multiply: t.exact = .multiply(p, q)
+                case .divide, .remainder: t.exact = nil
+                }
+            }
+            return t
         }
         let (l, r) = (a.type, b.type)
         var m: String
@@ -192,6 +214,12 @@ struct ExpressionChecker {
         }
         if op.isOrdering, a.type == .boolean {
             throw Failure(offset: offset, message: "cannot order booleans with '\(op.rawValue)'; compare them with == or !=")
+        }
+        if let p = a.exact, let q = b.exact, !(p.isLeaf && q.isLeaf),
+           let x = a.node.node(NumberColumn.self), let y = b.node.node(NumberColumn.self) {
+            // Arithmetic on a side: decided exactly where doubles cannot tell.
+            return result(TypedNode(ExactNumberComparisonNode(op: op, left: x, right: y, leftTerm: p, rightTerm: q)),
+                          a.isConstant && b.isConstant)
         }
         return result(node, a.isConstant && b.isConstant)
     }
@@ -242,6 +270,16 @@ struct ExpressionChecker {
     // MARK: Functions
 
     private mutating func call(_ name: String, _ arguments: [ExpressionSyntax], at offset: Int) throws(Failure) -> Typed {
+        if name == LifecycleInput.changedFunction {
+            // `changed(salary)`: an input like an attribute (the engine knows which changed).
+            guard arguments.count == 1, case .attribute(let a) = arguments[0].kind, LifecycleInput(a) == .current(a) else {
+                throw Failure(offset: offset, message: "'changed' takes the name of one attribute, e.g. 'changed(salary)'")
+            }
+            guard attributes.contains(where: { $0.name == a }) else {
+                throw Failure(offset: arguments[0].offset, message: unknownAttribute(a))
+            }
+            return try attribute(LifecycleInput.changedName(a), at: offset)
+        }
         guard let function = ExpressionFunctions.named(name) else {
             var m = "unknown function '\(name)'"
             if let s = Suggest.closest(to: name, in: ExpressionFunctions.names) { m += "; did you mean '\(s)'?" }

@@ -85,6 +85,14 @@ struct ExpressionLexer {
             while i < bytes.count, Self.isNameStart(bytes[i]) || Self.isDigit(bytes[i]) { i += 1 }
             let word = String(decoding: bytes[start ..< i], as: UTF8.self)
             if let k = ExpressionToken.Keyword(rawValue: word) { return .keyword(k) }
+            // `previous.salary`: the value in the previous snapshot (one name; `.` is no operator).
+            if word == LifecycleInput.previousWord, peek() == 0x2E, Self.isNameStart(peek(1)) || peek(1) == 0x60 {
+                i += 1
+                if peek() == 0x60 { return .name(LifecycleInput.previousName(try quotedName())) }
+                let s = i
+                while i < bytes.count, Self.isNameStart(bytes[i]) || Self.isDigit(bytes[i]) { i += 1 }
+                return .name(LifecycleInput.previousName(String(decoding: bytes[s ..< i], as: UTF8.self)))
+            }
             return .name(word)
         }
         switch b {

@@ -161,6 +161,10 @@ public struct RuleOutcome: Sendable, Equatable {
     /// Violations not listed as findings because one root-cause finding stands for them (a
     /// column none of whose values has the declared type); they are counted in ``violations``.
     public var suppressed = 0
+    /// Violations not listed as findings because a Swift reviewer (`ViolationReviewer`)
+    /// suppressed them or merged them into another finding, by the reviewer's id; they are
+    /// counted in ``violations``.
+    public var suppressedByHook: [String: Int] = [:]
     /// Where the rule is declared: `rules/people.yml:21:9`; nil for a reader's structural rules.
     public var definedAt: String?
     /// The rule's `description:` (what it is for), when the rules file gives one.

@@ -60,6 +60,7 @@ package enum ReportPhrases {
         "rule.thresholdExceeded": "threshold exceeded: {threshold}",
         "rule.skipped": "{count, plural, one {# record} other {# records}} not evaluated",
         "rule.suppressed": "{count} suppressed: one root cause",
+        "rule.suppressedByHook": "{count} suppressed by hook {hook}",
         "rule.definedAt": "defined at {location}",
         "rule.hint": "hint: {hint}",
         "rules.list": "{count, plural, one {# rule} other {# rules}}: {list}",

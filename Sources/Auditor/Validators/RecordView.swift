@@ -55,16 +55,48 @@ public struct RecordView: Sendable {
     public let layout: RecordLayout
     /// Typed columns the engine already classified, by chunk column (empty outside an audit).
     let typed: [Int: any TypedValues]
+    /// How the record changed since the previous snapshot: `.insert`, `.update` or `.delete`
+    /// (a hook scoped with `on:` sees only its events); nil for an unchanged record, and when
+    /// the audit does not compare snapshots.
+    public let event: RecordEvents?
+    private let committed: CommittedRecord?
 
-    public init(chunk: RecordChunk, row: Int, layout: RecordLayout) {
-        self.init(chunk: chunk, row: row, layout: layout, typed: [:])
+    /// - Parameters:
+    ///   - chunk: The chunk that holds the record.
+    ///   - row: The record's index within the chunk.
+    ///   - layout: Where each attribute is in the chunk.
+    ///   - previous: The record as it was in the previous snapshot, for an update (what
+    ///     ``previous`` returns).
+    ///   - event: How the record changed (see ``event``).
+    public init(chunk: RecordChunk, row: Int, layout: RecordLayout, previous: RecordView? = nil,
+                event: RecordEvents? = nil) {
+        self.init(chunk: chunk, row: row, layout: layout, typed: [:],
+                  committed: previous.map { CommittedRecord(view: $0, changed: nil) }, event: event)
     }
 
-    init(chunk: RecordChunk, row: Int, layout: RecordLayout, typed: [Int: any TypedValues]) {
+    init(chunk: RecordChunk, row: Int, layout: RecordLayout, typed: [Int: any TypedValues],
+         committed: CommittedRecord? = nil, event: RecordEvents? = nil) {
         self.chunk = chunk
         self.row = row
         self.layout = layout
         self.typed = typed
+        self.committed = committed
+        self.event = event
+    }
+
+    /// The record as it was in the previous snapshot, when this one is an update: Core Data's
+    /// `committedValuesForKeys`. `previous?["salary"]` reads as `self["salary"]` does. An
+    /// audit keeps the previous values of the attributes that update hooks declare (their
+    /// `attributes`, an attribute hook's `attribute`): any other reads as `.null`. nil for an
+    /// inserted, unchanged or deleted record (a delete hook's view is the deleted record).
+    public var previous: RecordView? { committed?.view }
+
+    /// True when the attribute's value differs from the previous snapshot's (compared as the
+    /// snapshots are: by stored text, so `7.0` and `7` differ); false without a previous record.
+    public func changed(_ name: String) -> Bool {
+        guard let committed else { return false }
+        if let changed = committed.changed { return changed.contains(name) }
+        return committed.view.raw(name) != raw(name)
     }
 
     /// The record's ordinal within its source (0-based).
@@ -161,6 +193,18 @@ public struct RecordView: Sendable {
     /// finding of a record rule shows so that it is readable without a lookup.
     public func describe(_ names: [String]) -> String {
         names.map { "\($0)=\(self[$0])" }.joined(separator: ", ")
+    }
+}
+
+/// The previous snapshot's copy of an updated record, and which attributes changed (nil:
+/// compare the values).
+final class CommittedRecord: Sendable {
+    let view: RecordView
+    let changed: Set<String>?
+
+    init(view: RecordView, changed: Set<String>?) {
+        self.view = view
+        self.changed = changed
     }
 }
 

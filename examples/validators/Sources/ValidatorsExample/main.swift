@@ -76,3 +76,52 @@ for hit in person.evaluate(chunk, layout: layout) {
     let view = RecordView(chunk: chunk, row: hit.row, layout: layout)
     print("line \(view.location): \(person.ruleIDs[hit.rule]): \(hit.violation.message)")
 }
+
+// MARK: - Lifecycle hooks (validateForUpdate with committedValuesForKeys, validateForDelete)
+
+// The same record in the previous snapshot and in this one; an audit with --previous
+// (AuditOptions.previousPaths) builds these views itself, for the hooks whose `on:` matches.
+func salaryChunk(_ name: String, _ salary: String) -> RecordChunk {
+    var b = RecordChunkBuilder(columnCount: 2, firstRecord: 0)
+    b.beginRecord(location: 2)
+    b.setText(0, name)
+    b.setText(1, salary)
+    return b.build()
+}
+let salaryLayout = RecordLayout(columns: ["name": 0, "salary": 1], types: ["salary": .decimal])
+let raiseCap = RecordValidator(id: "person.raise.cap", attributes: ["name", "salary"], on: [.update],
+                               message: "{name}'s salary rose from {previous.salary} to {salary}, over 50 %.") { r in
+    guard let now = r.decimal("salary"), let before = r.previous?.decimal("salary") else { return true }
+    return now <= before * 1.5
+}
+let committed = RecordView(chunk: salaryChunk("Bob", "2000"), row: 0, layout: salaryLayout)
+let updated = RecordView(chunk: salaryChunk("Bob", "3500"), row: 0, layout: salaryLayout,
+                         previous: committed, event: .update)
+print("\(raiseCap.id) on \(raiseCap.on.map { "\($0)" } ?? "every record"), salary changed: \(updated.changed("salary"))")
+for v in raiseCap.validate(updated) { print("  \(v.message)") }
+
+// MARK: - A reviewer of the built-in violations: consumable messages
+
+// In an audit, a reviewer runs on each record with violations and sees them all: it may
+// rewrite a message, merge several into one, suppress one (still counted by its rule, and
+// reported as "suppressed by hook person.review") or add its own. No violation disappears silently.
+let reviewer = ViolationReviewer(id: "person.review", attributes: ["name", "status"]) { record, review in
+    let name = review.violations.indices.filter { review.violations[$0].attribute == "name" }
+    if name.count > 1 { review.merge(name, message: "'\(record["name"])' is not a proper name.") }
+    for (i, v) in review.violations.enumerated() {
+        if v.ruleID == "Person.salary.min" { review.rewrite(i, message: "A salary cannot be negative.") }
+        if v.ruleID == "Person.status.enum", record.string("status") == "retired" { review.suppress(i) }
+    }
+    if review.violations.count >= 3 {
+        review.add(Violation(kind: "record", code: 1550, message: "This record needs a closer look."))
+    }
+}
+hooks.add(reviewer, to: "Person")
+var review = ViolationReview([
+    .init(ruleID: "Person.name.minLength", code: 1670, attribute: "name", message: "name is too short"),
+    .init(ruleID: "Person.name.pattern", code: 1680, attribute: "name", message: "name must match [A-Z].*"),
+])
+reviewer.review(RecordView(chunk: chunk, row: 1, layout: layout), &review)
+for (k, v) in review.violations.enumerated() {
+    print("\(v.ruleID): \(review.suppressedBy[k].map { "suppressed by hook \($0)" } ?? v.message)")
+}
