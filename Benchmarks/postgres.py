@@ -118,7 +118,7 @@ def load(base_url, data):
 def db_url(base, name):
     """`base` with its database replaced by `name`."""
     parts = urllib.parse.urlsplit(base)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, ""))
+    return f"{parts.scheme}://{parts.netloc}/{name}" + (f"?{parts.query}" if parts.query else "")
 
 
 def counts(report_bytes):

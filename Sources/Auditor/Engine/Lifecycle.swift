@@ -62,7 +62,7 @@ final class SnapshotIndex: @unchecked Sendable {
             guard table.insert(key, location: chunk.locations[Int(row)]).first == nil else { return }
             hashes.append(contentsOf: rows.hashes[k * attributeCount ..< (k + 1) * attributeCount])
             seen.append(false)
-            ordinals.append(chunk.firstRecord + Int(row) + 1)
+            ordinals.append(chunk.ordinal(Int(row)))
             for a in textAttributes { texts[a]?.append(from: rows.texts[a], at: k) }
         }
     }

@@ -190,7 +190,8 @@ extension PostgresReader: PushdownReader {
         guard let table = plan.pushdown, let connection else { return [] }
         let counts = ["count(*)", "count(*) FILTER (WHERE auditor_pass)"]
             + conditions.map { "count(*) FILTER (WHERE auditor_pass AND \($0))" }
-        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(table.from) OFFSET 0) AS s"
+        let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
+        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(pushdownDialect?.relation(numbered: false) ?? table.from) \(joins) OFFSET 0) AS s"
         if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
         let rows: [[String?]]
         do throws(PostgresFailure) {
@@ -205,8 +206,10 @@ extension PostgresReader: PushdownReader {
     /// in the whole table (`row_number() OVER ()` over the same scan).
     public func restrict(toRowsWhereNot condition: String) throws {
         guard let table = plan.pushdown, pendingSelect != nil else { return }
-        pendingSelect = "SELECT auditor_ordinal, \(table.select.isEmpty ? "NULL" : table.select) FROM (SELECT row_number() OVER () AS auditor_ordinal, "
-            + "(\(condition)) AS auditor_pass, * FROM \(table.from)) AS s WHERE auditor_pass IS NOT TRUE"
+        // The ordinals are numbered over the plain scan (innermost, nothing sorted below it);
+        // the joins of duplicate keys may reorder rows, so the few rows read out are sorted back.
+        let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
+        pendingSelect = "SELECT auditor_ordinal, \(table.select.isEmpty ? "NULL" : table.select) FROM \(pushdownDialect?.relation(numbered: true) ?? table.from) \(joins) WHERE (\(condition)) IS NOT TRUE ORDER BY auditor_ordinal"
         decoder = PostgresCopyDecoder(kinds: [.integer] + plan.kinds, keyField: plan.keyField.map { $0 + 1 },
                                       leading: plan.leading + 1, ordinalField: 0)
     }
