@@ -226,8 +226,8 @@ public struct AuditEngine: Sendable {
         var engine = ""
         /// The lowered rules; nil when the entity is streamed.
         var lowering: PushdownLowering?
-        /// The count scan's aggregates.
-        var counts: [Int] = []
+        /// The reader that counts the records that passed.
+        var reader: (any PushdownReader)?
         /// Why pushdown was asked for and not done.
         var refused: String?
     }
@@ -254,9 +254,9 @@ public struct AuditEngine: Sendable {
         }
         do {
             let lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect)
-            result.counts = try target.count(passing: lowering.passes, lowering.counted)
-            try target.restrict(toRowsWhereNot: lowering.passes)
+            try target.restrict(passing: lowering.passes, counting: lowering.counted)
             result.lowering = lowering
+            result.reader = target
         } catch let refusal as PushdownLowering.Refusal {
             result.refused = refusal.reason
         }
@@ -518,10 +518,12 @@ public struct AuditEngine: Sendable {
             summary.error = e.description
             summary.errorStatus = e.code.exitStatus
         }
-        if let lowering = pushdown.lowering, error == nil {
-            acc.absorbPassing(lowering, counts: pushdown.counts)
-            if acc.recordsRead != pushdown.counts[0] {
-                let e = AuditError(.transient, "the table changed during the audit: \(pushdown.engine) counted \(pushdown.counts[0]) records, "
+        if let lowering = pushdown.lowering, let target = pushdown.reader, error == nil {
+            var counts = [Int]()
+            do { counts = try target.passingCounts() } catch { counts = [] }
+            if counts.count == lowering.counted.count + 2 { acc.absorbPassing(lowering, counts: counts) }
+            if counts.first != acc.recordsRead {
+                let e = AuditError(.transient, "the table changed during the audit: \(pushdown.engine) counted \(counts.first.map(String.init) ?? "no") records, "
                                        + "but \(acc.recordsRead) were counted and read; run again", location: display)
                 error = e
                 summary.complete = false

@@ -28,6 +28,10 @@ package struct PushdownLowering {
     /// Why an entity cannot be pushed down.
     package struct Refusal: Error, Sendable {
         package var reason: String
+
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.

@@ -51,11 +51,11 @@ package protocol PushdownReader: RecordReader {
     /// Why this reader cannot push down (a query, a view), or nil.
     var pushdownUnavailable: String? { get }
     var dialect: any SQLDialect { get }
-    /// Counts, in one scan of the rows the reader would read (`passes` evaluated once per
-    /// row): every row, the rows where `passes` is true, and among those the rows where each
-    /// of `conditions` is true, in that order.
-    func count(passing passes: String, _ conditions: [String]) throws -> [Int]
-    /// From now on, reads only the rows where `condition` is not true. Called before the first
-    /// chunk.
-    func restrict(toRowsWhereNot condition: String) throws
+    /// From now on, reads only the rows where `passes` is not true, and counts the others:
+    /// every row, the rows where `passes` is true, and among those the rows where each of
+    /// `conditions` is true (``passingCounts()``). Called before the first chunk.
+    func restrict(passing passes: String, counting conditions: [String]) throws
+    /// The counts of ``restrict(passing:counting:)``, in that order; asked once the read has
+    /// ended (a reader may count while it reads).
+    func passingCounts() throws -> [Int]
 }

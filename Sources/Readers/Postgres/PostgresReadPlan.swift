@@ -15,7 +15,7 @@ struct PostgresReadPlan {
     var what: String
     var available: [String] = []
     /// For a table: what pushdown needs to read it again with a condition.
-    var pushdown: (from: String, select: String, columns: [String: (column: String, kind: PostgresColumnKind)])? = nil
+    var pushdown: (from: String, select: [String], columns: [String: (column: String, kind: PostgresColumnKind)])? = nil
 
     // MARK: - table:
 
@@ -143,7 +143,7 @@ struct PostgresReadPlan {
         for (i, field) in chosenFields.enumerated() where leading + i < plan.kinds.count {
             mapping[field] = (PostgresConnection.quoted(chosen[i]), plan.kinds[leading + i])
         }
-        plan.pushdown = (from, selectList.joined(separator: ", "), mapping)
+        plan.pushdown = (from, selectList, mapping)
         return plan
     }
 

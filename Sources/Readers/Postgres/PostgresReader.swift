@@ -40,6 +40,8 @@ package final class PostgresReader: RecordReader {
     private var pendingSelect: String?
     private let plan: PostgresReadPlan
     private var pushdownDialect: PostgresDialect?
+    /// A pushed-down read's tally of the rows that passed in the database.
+    private var passing: (rows: Int, passed: Int, counts: [Int])?
 
     public var bytesRead: Int64 { bytes }
 
@@ -120,6 +122,7 @@ package final class PostgresReader: RecordReader {
                 let ordinal = Int64(produced + builder.count) + 1
                 let more = try connection.nextCopyRow { row in
                     bytes += Int64(row.count)
+                    if countIfPassed(row) { return }
                     if !decoder.append(row, ordinal: ordinal, to: &builder.unsafeChunk) { malformed = true }
                 }
                 if !more {
@@ -184,33 +187,55 @@ extension PostgresReader: PushdownReader {
         return made
     }
 
-    /// One aggregate scan in the read's snapshot; `passes` is computed once per row in a
-    /// subquery that the planner keeps (`OFFSET 0`).
-    public func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
-        guard let table = plan.pushdown, let connection else { return [] }
-        let counts = ["count(*)", "count(*) FILTER (WHERE auditor_pass)"]
-            + conditions.map { "count(*) FILTER (WHERE auditor_pass AND \($0))" }
-        let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
-        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(pushdownDialect?.relation(numbered: false) ?? table.from) \(joins) OFFSET 0) AS s"
-        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
-        let rows: [[String?]]
-        do throws(PostgresFailure) {
-            rows = try connection.execute(sql)
-        } catch {
-            throw PostgresErrors.auditError(error, stage: .read(what: what), displayPath: displayPath, target: target)
+    /// One scan for both: the COPY carries every row's ordinal, whether it passes and a bit per
+    /// counted condition; a passing row sends nothing else (its columns are NULL) and is only
+    /// counted here, the others are read as records. The engine evaluates `passes` once.
+    public func restrict(passing passes: String, counting conditions: [String]) throws {
+        guard let table = plan.pushdown, pendingSelect != nil else { return }
+        guard conditions.count <= 62 else {
+            throw PushdownLowering.Refusal(reason: "it would count more than 62 conditions in one scan")
         }
-        return (rows.first ?? []).map { Int($0 ?? "") ?? 0 }
+        let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
+        let flags = conditions.isEmpty ? "0" : conditions.enumerated()
+            .map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ")
+        let columns = (table.select.isEmpty ? ["NULL"] : table.select).map { "CASE WHEN auditor_pass THEN NULL ELSE \($0) END" }
+        // The ordinals are numbered over the plain scan (innermost, nothing sorted below it);
+        // a join of duplicate keys may reorder rows, so they are then sorted back.
+        pendingSelect = "SELECT auditor_ordinal, auditor_pass, auditor_flags, \(columns.joined(separator: ", ")) FROM "
+            + "(SELECT auditor_t.*, (\(passes)) IS TRUE AS auditor_pass, (\(flags))::bigint AS auditor_flags "
+            + "FROM \(pushdownDialect?.relation(numbered: true) ?? table.from) \(joins) OFFSET 0) AS s"
+            + (joins.isEmpty ? "" : " ORDER BY auditor_ordinal")
+        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((pendingSelect! + "\n").utf8)) }
+        decoder = PostgresCopyDecoder(kinds: [.integer, .text, .integer] + plan.kinds, keyField: plan.keyField.map { $0 + 3 },
+                                      leading: plan.leading + 3, ordinalField: 0)
+        passing = (0, 0, Array(repeating: 0, count: conditions.count))
     }
 
-    /// Replaces the records' SELECT by the rows where `condition` is not true, numbered as
-    /// in the whole table (`row_number() OVER ()` over the same scan).
-    public func restrict(toRowsWhereNot condition: String) throws {
-        guard let table = plan.pushdown, pendingSelect != nil else { return }
-        // The ordinals are numbered over the plain scan (innermost, nothing sorted below it);
-        // the joins of duplicate keys may reorder rows, so the few rows read out are sorted back.
-        let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
-        pendingSelect = "SELECT auditor_ordinal, \(table.select.isEmpty ? "NULL" : table.select) FROM \(pushdownDialect?.relation(numbered: true) ?? table.from) \(joins) WHERE (\(condition)) IS NOT TRUE ORDER BY auditor_ordinal"
-        decoder = PostgresCopyDecoder(kinds: [.integer] + plan.kinds, keyField: plan.keyField.map { $0 + 1 },
-                                      leading: plan.leading + 1, ordinalField: 0)
+    public func passingCounts() throws -> [Int] {
+        guard let passing, connection == nil, failure == nil else {
+            throw AuditError(.internal, "the pushed-down read did not end", location: displayPath)
+        }
+        return [passing.rows, passing.passed] + passing.counts
+    }
+
+    /// Counts a COPY row of a pushed-down read that passed (`t` in its second field), from
+    /// its third field's bits; false for a row to read as a record.
+    fileprivate func countIfPassed(_ row: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var tally = passing else { return false }
+        tally.rows += 1
+        defer { passing = tally }
+        var i = 0
+        while i < row.count, row[i] != 0x09 { i += 1 }
+        guard i + 2 < row.count, row[i + 1] == UInt8(ascii: "t"), row[i + 2] == 0x09 else { return false }
+        tally.passed += 1
+        var j = i + 3
+        var bits: UInt64 = 0
+        while j < row.count, row[j] >= 0x30, row[j] <= 0x39 { bits = bits &* 10 &+ UInt64(row[j] - 0x30); j += 1 }
+        while bits != 0 {
+            let k = bits.trailingZeroBitCount
+            if k < tally.counts.count { tally.counts[k] += 1 }
+            bits &= bits - 1
+        }
+        return true
     }
 }

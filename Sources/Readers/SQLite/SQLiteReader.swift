@@ -52,6 +52,8 @@ package final class SQLiteReader: RecordReader {
     private let pushdownTable: SQLiteReadPlan.PushdownTable?
     private let connection: SQLiteConnection
     private var pushdownDialect: SQLiteDialect?
+    /// The count scan's results (pushdown).
+    private var counted: [Int] = []
     /// In a pushed-down read, every rowid in order, to give the records read their ordinals.
     private var rank: (statement: SQLiteStatement, seen: Int, last: Int64)?
 
@@ -241,7 +243,14 @@ extension SQLiteReader: PushdownReader {
 
     /// Runs one aggregate scan; `passes` is computed once per row in a subquery that the
     /// planner does not flatten (`LIMIT -1`), so its copies are not evaluated once per count.
-    public func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
+    public func restrict(passing passes: String, counting conditions: [String]) throws {
+        counted = try count(passing: passes, conditions)
+        try restrict(toRowsWhereNot: passes)
+    }
+
+    public func passingCounts() throws -> [Int] { counted }
+
+    private func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
         guard let table = pushdownTable else { return [] }
         try registerFunctions()
         let counts = ["count(*)", "count(CASE WHEN auditor_pass THEN 1 END)"]
@@ -261,7 +270,7 @@ extension SQLiteReader: PushdownReader {
 
     /// Prepares `SELECT rowid, … FROM table WHERE (condition) IS NOT TRUE` in place of the
     /// records' statement.
-    public func restrict(toRowsWhereNot condition: String) throws {
+    private func restrict(toRowsWhereNot condition: String) throws {
         guard let table = pushdownTable, produced == 0 else { return }
         try registerFunctions()
         let sql = "SELECT \(table.select) FROM \(table.from) WHERE (\(condition)) IS NOT TRUE ORDER BY \(table.rowid)"
