@@ -279,13 +279,19 @@ package enum ChunkEvaluator {
             guard check.scope == nil, scopes.map({ $0[ci] == LifecycleScope.current.rawValue }) ?? true,
                   slots.insert(check.slot).inserted,
                   !result.recordCounts.keys.contains(where: { entity.plan.checks[$0].slot == check.slot }) else { continue }
-            let evaluated: Int
-            switch check.test {
-            case .required, .notNull, .notAbsent: evaluated = active
-            case .type: evaluated = present
-            default: evaluated = valid
-            }
+            let evaluated = evaluatedRecords(check.test, active: active, present: present, valid: valid)
             result.recordCounts[ci] = (evaluated, active - evaluated + excludedCount)
+        }
+    }
+
+    /// The records a property check evaluates among `active` ones: presence checks see them
+    /// all, the type check the present values, the others the valid ones. The pushed-down
+    /// count (`EntityAccumulator.absorbPassing`) uses it too.
+    static func evaluatedRecords(_ test: Check.Test, active: Int, present: Int, valid: Int) -> Int {
+        switch test {
+        case .required, .notNull, .notAbsent: return active
+        case .type: return present
+        default: return valid
         }
     }
 

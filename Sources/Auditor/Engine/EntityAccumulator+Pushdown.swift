@@ -22,13 +22,12 @@ extension EntityAccumulator {
             var typeCounted = false
             for ci in plan.attributes[a].checks {
                 let check = plan.checks[ci]
-                switch check.test {
-                case .required: add(check.slot, evaluated: passing)
-                case .type:
-                    add(check.slot, evaluated: present)
-                    if !typeCounted { typeValid[ci, default: 0] += present; typeCounted = true }
-                case .record: break
-                default: add(check.slot, evaluated: present)
+                if case .record = check.test { continue }
+                // Every present value of a passing record is valid.
+                add(check.slot, evaluated: ChunkEvaluator.evaluatedRecords(check.test, active: passing, present: present, valid: present))
+                if case .type = check.test, !typeCounted {
+                    typeValid[ci, default: 0] += present
+                    typeCounted = true
                 }
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lowers a bound entity's rules to one SQL condition, `passes`, that is true only where a
 /// record surely passes every rule, and to the counts the report needs of those records.
 ///
@@ -147,6 +149,13 @@ package struct PushdownLowering {
         counted += keyConditions
         return PushdownLowering(passes: passes, counted: counted, presentAttributes: present,
                                 whenChecks: whenChecks, keyRules: keyRules)
+    }
+
+    /// Writes `sql` to standard error when `AUDITOR_DEBUG_SQL` is set (readers call it with
+    /// the SQL they send).
+    package static func trace(_ sql: String) {
+        guard ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil else { return }
+        FileHandle.standardError.write(Data((sql + "\n").utf8))
     }
 
     /// Parent key sets up to this size are sent inline (`IN (…)`).

@@ -1,4 +1,3 @@
-import Foundation
 import Auditor
 
 /// Streams the records of a PostgreSQL table, view or read-only query with
@@ -205,7 +204,7 @@ extension PostgresReader: PushdownReader {
             + "(SELECT auditor_t.*, (\(passes)) IS TRUE AS auditor_pass, (\(flags))::bigint AS auditor_flags "
             + "FROM \(pushdownDialect?.relation(numbered: true) ?? table.from) \(joins) OFFSET 0) AS s"
             + (joins.isEmpty ? "" : " ORDER BY auditor_ordinal")
-        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((pendingSelect! + "\n").utf8)) }
+        PushdownLowering.trace(pendingSelect!)
         decoder = PostgresCopyDecoder(kinds: [.integer, .text, .integer] + plan.kinds, keyField: plan.keyField.map { $0 + 3 },
                                       leading: plan.leading + 3, ordinalField: 0)
         passing = (0, 0, Array(repeating: 0, count: conditions.count))

@@ -1,4 +1,3 @@
-import Foundation
 import Auditor
 import CSQLite
 import SQLiteSupport
@@ -256,7 +255,7 @@ extension SQLiteReader: PushdownReader {
         let counts = ["count(*)", "count(CASE WHEN auditor_pass THEN 1 END)"]
             + conditions.map { "count(CASE WHEN auditor_pass AND \($0) THEN 1 END)" }
         let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(table.from) LIMIT -1)"
-        if ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
+        PushdownLowering.trace(sql)
         do {
             connection.clearDenial()
             let statement = try SQLiteStatement(connection: connection, sql: sql)
