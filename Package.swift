@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "auditor",
     products: [
-        .executable(name: "auditor", targets: ["AuditorCLI"]),
+        .executable(name: "auditor", targets: ["AuditorMain"]),
+        // The command line as a library: an executable of a team's own that carries its Swift
+        // validators calls `AuditorTool.main(validators:)` (examples/validators: team-auditor).
+        .library(name: "AuditorCLI", targets: ["AuditorCLI"]),
         .library(name: "Auditor", targets: ["Auditor"]),
         .library(name: "AuditorReaders", targets: ["AuditorReaders"]),
         .library(name: "AuditorReports", targets: ["AuditorReports"]),
@@ -26,10 +29,11 @@ let package = Package(
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
         // Internal: the libsqlite3 connection, statement and error plumbing of Readers and AuditorHistory.
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
-        .executableTarget(
+        .target(
             name: "AuditorCLI",
             dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "AuditorMain", dependencies: ["AuditorCLI"]),
 
         // System libraries. libxml2 is only ever included by CXMLShim's .c file (STYLE.md):
         // a Swift module that sees libxml2's ICU-enabled headers and Foundation fails a clean build.
@@ -52,7 +56,7 @@ let package = Package(
         .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
         .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AuditorCLI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain"]),
     ]
 )
 

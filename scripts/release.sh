@@ -1,14 +1,16 @@
 #!/bin/sh
 # Makes the release tarball: one command, one file.
 #
-#   scripts/release.sh [--no-build | --binary PATH] [--out DIR]
+#   scripts/release.sh [--no-build | --binary PATH | --package DIR --product NAME] [--out DIR]
 #
 # Writes DIR/auditor-VERSION-linux-ARCH.tar.gz (DIR defaults to out/), holding
 # auditor-VERSION/ with bin/auditor (static Swift runtime), the man page, the shell
 # completions, the bundled example and INSTALL. Unpack it anywhere; the machine needs only
 # Debian's libsqlite3-0, libxml2 and libpq5 (see INSTALL). scripts/test-release.sh tries it in a
-# clean Debian 12 root with no Swift.
+# clean Debian 12 root with no Swift. --package and --product make the tarball of a team's
+# auditor that carries its Swift validators (see scripts/install.sh and docs/validators.md).
 set -eu
+here=$(pwd)
 cd "$(dirname "$0")/.."
 
 out=out
@@ -17,8 +19,11 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --no-build) build=--no-build; shift ;;
         --binary) build="--binary ${2:?--binary needs a file}"; shift 2 ;;
+        --package) p=${2:?--package needs a folder}; case "$p" in /*) ;; *) p=$here/$p ;; esac
+                   build="$build --package $p"; shift 2 ;;
+        --product) build="$build --product ${2:?--product needs a name}"; shift 2 ;;
         --out) out=${2:?--out needs a folder}; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^set -eu/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "release.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
     esac
 done

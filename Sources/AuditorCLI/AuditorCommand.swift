@@ -1,5 +1,4 @@
 import ArgumentParser
-import Auditor
 
 /// `auditor`: the root command.
 struct AuditorCommand: ParsableCommand {

@@ -29,7 +29,8 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let status = CLI.guarded {
             let check = try RulesCheck(rules, registry: StandardReaders.registry,
-                                       structuralRules: StandardReaders.structuralRules, data: data)
+                                       structuralRules: StandardReaders.structuralRules, data: data,
+                                       hooks: AuditorTool.validators)
             let lines = (check.errors + check.warnings).map { TerminalText.escaped($0.description) + "\n" }
             FileHandle.standardError.write(Data(lines.joined().utf8))
             if !check.errors.isEmpty { return .dataError }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Auditor
 import AuditorHistory
 import Foundation
@@ -24,9 +23,10 @@ extension RunCommand {
         r.baseline = baseline.map { JSONReportBaseline(path: $0) }
         r.history = noHistory ? .none : history.map { .path($0) } ?? .fromRules
         r.historyFactory = SQLiteRunHistory.factory
+        (r.hooks, r.runsOnlyNamedValidators) = (AuditorTool.validators, true)
         // A JSON report lists every fingerprint, so that it can be a later run's baseline.
         r.collectFingerprints = ([format] + reports.compactMap { ReportRequest.parse($0)?.format }).contains("json")
-        r.outputs = outputPaths
+        r.outputs = ReportRequest.outputs(output: output, reports: reports, failuresOut: failuresOut)
         r.outputCheck = { try OutputFile.check($0.path, what: $0.what, option: $0.option, protecting: $1) }
         let (failuresOut, escape) = (failuresOut, csvFormulaEscape == "on")
         r.findingSink = { protected in try failuresOut.map { try FailuresFile(path: $0, formulaEscape: escape, protecting: protected) } }
@@ -37,17 +37,6 @@ extension RunCommand {
                                  maxSamples: maxSamples, failOn: failOn))
         }
         return r
-    }
-
-    /// Every file output of the run, for the session's checks before the audit.
-    var outputPaths: [AuditRequest.Output] {
-        var list: [AuditRequest.Output] = []
-        if let output { list.append(.init(option: "--output", path: output, what: "the report")) }
-        for r in reports {
-            if let parsed = ReportRequest.parse(r) { list.append(.init(option: "--report", path: parsed.path, what: "the report")) }
-        }
-        if let failuresOut { list.append(.init(option: "--failures-out", path: failuresOut, what: "the failures file")) }
-        return list
     }
 
     /// Writes `-vv` trace lines on stderr.

@@ -186,7 +186,13 @@ public struct JUnitReporter: Reporter {
             if f.isNew == true { extras.append("new") }
             lines.append("\(f.location.description): \(f.message)" + (extras.isEmpty ? "" : " [\(extras.joined(separator: ", "))]"))
         }
-        let hidden = rule.violations - rule.samples.count
+        if rule.suppressed > 0 {
+            lines.append("\(Plural.count(rule.suppressed, "more violation")) stand behind one root-cause finding.")
+        }
+        for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(Plural.count(count, "violation")) suppressed by hook \(hook) (counted, not listed).")
+        }
+        let hidden = rule.violations - rule.samples.count - rule.suppressed - rule.suppressedByHook.values.reduce(0, +)
         if hidden > 0 { lines.append("... \(NumberText.grouped(hidden)) more (\(rule.samples.count) of \(NumberText.grouped(rule.violations)) shown)") }
         return lines
     }

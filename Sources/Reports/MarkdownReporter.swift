@@ -141,7 +141,10 @@ public struct MarkdownReporter: Reporter {
             if trends { row += trendCell(rule) + " | " }
             let rate = w("number.percent", ["rate": w.number(String(NumberText.percent(rule.violations, of: rule.evaluated).dropLast()))])
             row += "\(rate) | "
-                + "\(rule.threshold.isEmpty ? w("md.none") : md(rule.threshold.description)) | \(md(rule.summary)) |\n"
+                + "\(rule.threshold.isEmpty ? w("md.none") : md(rule.threshold.description)) | \(md(rule.summary))"
+                + rule.suppressedByHook.sorted(by: { $0.key < $1.key }).map {
+                    " _(" + md(w("rule.suppressedByHook", ["count": n($0.value), "hook": $0.key])) + ")_"
+                }.joined() + " |\n"
             return row
         }
         return (header, rows)

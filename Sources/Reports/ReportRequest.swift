@@ -12,6 +12,18 @@ package enum ReportRequest {
         return (format, path)
     }
 
+    /// Every file a run writes (`--output`, `--report`, `--failures-out`), for the session's
+    /// checks before the audit.
+    public static func outputs(output: String?, reports: [String], failuresOut: String?) -> [AuditRequest.Output] {
+        var list: [AuditRequest.Output] = []
+        if let output { list.append(.init(option: "--output", path: output, what: "the report")) }
+        for r in reports {
+            if let parsed = parse(r) { list.append(.init(option: "--report", path: parsed.path, what: "the report")) }
+        }
+        if let failuresOut { list.append(.init(option: "--failures-out", path: failuresOut, what: "the failures file")) }
+        return list
+    }
+
     /// What is wrong with a run's report options, as a usage message, or nil.
     /// - Parameters:
     ///   - format: The main report's format (`--format`).

@@ -72,10 +72,15 @@ public struct SARIFReporter: Reporter {
                     if f.isNew == true { listedNew += 1 }
                 }
             }
-            // Everything not listed: attributed to the rule's input (or its only sampled file).
-            let rest = rule.violations - listed
+            // Everything not listed: attributed to the rule's input (or its only sampled file);
+            // what a reviewer suppressed is a suppressed result per hook.
+            let byHook = rule.suppressedByHook.sorted { $0.key < $1.key }
+            let rest = rule.violations - listed - byHook.reduce(0) { $0 + $1.value }
+            let file = files.count == 1 ? files[0] : (paths[rule.source] ?? files.first ?? rule.source)
+            for (hook, count) in byHook where count > 0 {
+                results.append(suppressed(rule, index, file: file, hook: hook, count: count))
+            }
             if rest > 0 {
-                let file = files.count == 1 ? files[0] : (paths[rule.source] ?? files.first ?? rule.source)
                 let new = rule.baseline.map { min(rest, max(0, $0.new - listedNew)) }
                 results.append(aggregate(rule, index, file: file, count: rest, listed: listed, new: new, &seen))
             }
@@ -238,6 +243,22 @@ public struct SARIFReporter: Reporter {
                 "location": .string(f.location.description),
             ]),
         ]))
+    }
+
+    /// One result for the `count` violations that the reviewer `hook` suppressed or merged:
+    /// SARIF's suppressed result (`suppressions`), which code-scanning views hide but count.
+    func suppressed(_ rule: RuleOutcome, _ index: Int, file: String, hook: String, count: Int) -> JSONValue {
+        .object([
+            "ruleId": .string(rule.id),
+            "ruleIndex": .integer(index),
+            "level": .string(Self.level(rule)),
+            "message": .object(["text": .string("\(Plural.count(count, "violation")) of \(rule.id) in \(file) suppressed by hook "
+                                                + "\(hook), a Swift reviewer of the built-in violations: \(rule.summary).")]),
+            "locations": .array([location(path: file, line: 1, logical: nil)]),
+            "suppressions": .array([.object(["kind": .string("external"), "status": .string("accepted"),
+                                             "justification": .string("suppressed by hook \(hook)")])]),
+            "properties": .object(["aggregated": .integer(count), "suppressedByHook": .string(hook)]),
+        ])
     }
 
     /// One result for `count` violations not listed; `new` of them are not in the baseline

@@ -1,4 +1,5 @@
 import Auditor
+import Foundation
 
 /// `auditor rn`: the first word names no subcommand. The parser would only say "unexpected
 /// argument"; this says which command was likely meant.
@@ -21,5 +22,13 @@ package enum UnknownCommand {
             m += "; the commands are \(names.joined(separator: ", "))"
         }
         return m + "\nSee 'auditor --help'.\n"
+    }
+
+    /// Exits with the usage status (64) and the ``message(for:names:)`` when the first
+    /// argument is a mistyped subcommand; returns otherwise.
+    package static func exitIfUnknown(_ arguments: [String], names: [String]) {
+        guard let message = message(for: arguments, names: names + ["help"]) else { return }
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(ExitStatus.usage.rawValue)
     }
 }

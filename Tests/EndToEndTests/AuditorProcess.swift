@@ -85,11 +85,13 @@ enum Auditor {
     /// stdout and stderr go to files (no pipe can fill up and deadlock), stdin is `/dev/null`,
     /// and the colour variables of the caller's environment are removed so that output does
     /// not depend on who runs the tests.
+    /// `program` runs another build of the command line (a team's auditor) instead.
     /// - Throws: ``Failure`` when the binary is missing, cannot start, or times out (it is killed).
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:],
-                    timeout: Double = defaultTimeout, standardInput: URL? = nil) throws -> Execution {
-        guard let executable else {
+                    timeout: Double = defaultTimeout, standardInput: URL? = nil,
+                    program: URL? = nil) throws -> Execution {
+        guard let executable = program ?? Self.executable else {
             throw Failure(description: "no 'auditor' binary next to the test bundle (\(Bundle.main.bundleURL.path)) nor in .build/debug; run 'swift build' first or set AUDITOR_BINARY")
         }
         let fm = FileManager.default

@@ -128,6 +128,23 @@ import Testing
         #expect(html.contains("(2 suppressed by hook person.review)"))
         let clean = try #require(rules.first { $0["id"] as? String == "Person.id.required" })
         #expect(clean["suppressedByHook"] == nil)
+
+        let markdown = MarkdownReporter().render(r)
+        #expect(markdown.contains("_(2 suppressed by hook person.review)_"), "\(markdown)")
+        let junit = JUnitReporter().render(r)
+        #expect(junit.contains("2 violations suppressed by hook person.review (counted, not listed)."))
+        #expect(!junit.contains("... 2 more"), "suppressed violations are not 'more' to list")
+        let github = GitHubReporter().render(r)
+        #expect(github.contains("auditor: Person.status.enum: 2 violations suppressed by hook person.review"))
+        // SARIF: one suppressed result per rule and hook, and no "not listed" result for them.
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(SARIFReporter().render(r).utf8)) as? [String: Any])
+        let results = try #require(((sarif["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        let status2 = results.filter { $0["ruleId"] as? String == "Person.status.enum" }
+        #expect(status2.count == 1)
+        let suppression = try #require((status2.first?["suppressions"] as? [[String: Any]])?.first)
+        #expect(suppression["kind"] as? String == "external")
+        #expect(suppression["justification"] as? String == "suppressed by hook person.review")
+        #expect((status2.first?["properties"] as? [String: Any])?["aggregated"] as? Int == 2)
     }
 }
 

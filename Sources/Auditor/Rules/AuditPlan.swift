@@ -77,6 +77,8 @@ package struct EntityPlan: Sendable {
     /// True when `columns:` rules watch this entity's schema: a declared attribute that the
     /// input lacks is then read as missing (and reported by that rule), not a rules error.
     public var toleratesMissingColumns = false
+    /// The Swift validators the rules file names for this entity (`validators:`).
+    public var validators: [DeclaredValidator] = []
 
     /// The attribute names the reader must provide, in declaration order.
     public var fields: [String] { attributes.map(\.name) }

@@ -41,6 +41,7 @@ public enum RuleCompiler {
     static func compileEntity(_ e: EntitySpec, source: String, catalog: MessageCatalog,
                               into d: inout [Diagnostic]) -> EntityPlan {
         var plan = EntityPlan(name: e.name, source: source, key: e.key, rules: [], attributes: [], checks: [])
+        plan.validators = e.validators
         var slotOf = [String: Int]()
         var explicit = [Int: (severity: Severity?, code: Int?)]()
         for a in e.attributes {

@@ -21,7 +21,7 @@ public struct RulesFileParser {
     static let topKeys = ["version", "description", "sources", "entities", "history"]
     static let sourceKeys = ["path", "format", "description", "pushdown"]
     static let entityKeys = ["source", "key", "idPrefix", "severity", "description", "attributes", "unique",
-                             "relationships", "rowCount", "columns", "freshness", "rules"] + thresholdKeys
+                             "relationships", "rowCount", "columns", "freshness", "rules", "validators"] + thresholdKeys
     static let thresholdKeys = ["maxFailures", "maxFailureRate"]
     static let attributeKeys = ["type", "sensitive", "message", "severity", "description", "hint", "split", "keySeparator", "on"]
         + thresholdKeys
@@ -249,7 +249,30 @@ public struct RulesFileParser {
                                 keyMark: map["key"]?.mark, idPrefix: idPrefix, severity: severity, threshold: threshold,
                                 attributes: attributes)
         parseRelations(map, into: &entity, diagnostics: &d)
+        if let v = map["validators"] { entity.validators = parseValidators(v, entity: name, into: &d) }
         return entity
+    }
+
+    /// `validators: [id, ...]`: the Swift validators the entity needs, by id.
+    private func parseValidators(_ node: ConfigNode, entity: String, into d: inout [Diagnostic]) -> [DeclaredValidator] {
+        var out = [DeclaredValidator]()
+        for item in node.sequenceOrSingle() {
+            guard let id = item.scalar, case .scalar = item.kind, !id.isEmpty else {
+                d.append(item.error("'validators' of entity '\(entity)' lists validator ids (strings), e.g. validators: [person.licence_age]"))
+                continue
+            }
+            if id.contains("/") {
+                d.append(item.error("'validators' names the ids of Swift validators built into the auditor that runs the file "
+                                    + "(e.g. validators: [person.licence_age]), not a package to load: '\(id)' looks like a path. "
+                                    + "Build an auditor that carries the package's validators, as docs/validators.md shows "
+                                    + "(A team's auditor), and name their ids here"))
+            } else if out.contains(where: { $0.id == id }) {
+                d.append(item.error("validator '\(id)' is listed twice in 'validators' of entity '\(entity)'"))
+            } else {
+                out.append(DeclaredValidator(id: id, mark: item.mark))
+            }
+        }
+        return out
     }
 
     private func parseAttribute(key: ConfigNode, node: ConfigNode, into d: inout [Diagnostic]) -> AttributeSpec? {

@@ -60,6 +60,15 @@ package struct EntitySpec: Sendable {
     /// Rules over whole records (interproperty rules).
     public var recordRules: [RecordRuleSpec] = []
     public var tableRules = TableRulesSpec()
+    /// `validators:`: the ids of the Swift validators (``ValidationHooks``) this entity needs.
+    public var validators: [DeclaredValidator] = []
+}
+
+/// A Swift validator that a rules file names (`validators: [person.licence_age]`): the
+/// auditor running the file must carry it, or the run stops before reading (78).
+package struct DeclaredValidator: Sendable {
+    public var id: String
+    public var mark: ConfigMark
 }
 
 /// One attribute and its constraints.

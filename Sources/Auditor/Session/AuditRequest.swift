@@ -130,8 +130,13 @@ public struct AuditRequest {
     public var findingSink: ((ProtectedFiles) throws -> (any FindingSink)?)?
     /// Called after each merged chunk (progress displays).
     public var progress: (@Sendable (AuditOptions.Progress) -> Void)?
-    /// Swift validators registered on entities.
+    /// Swift validators registered on entities. Every validator that an entity of the rules
+    /// file names (`validators: [id, ...]`) must be here, or the run stops before reading (78).
     public var hooks = ValidationHooks()
+    /// Run only the hooks that the rules file names in each entity's `validators:`, not every
+    /// registered one: an auditor binary that carries a team's validators (``hooks``) and
+    /// audits many rules files. False (every hook runs) for a library user's own registration.
+    public var runsOnlyNamedValidators = false
     /// The version reports name.
     public var toolVersion = "dev"
     /// Called once the plan is compiled, before anything is checked or read (`-vv` traces it).

@@ -62,7 +62,7 @@ public struct AuditSession {
         var options = AuditOptions(jobs: request.jobs, chunkSize: request.chunkSize, maxSamples: request.maxSamples,
                                    failOn: request.failOn, progress: request.progress,
                                    findingSink: sink, asOf: now)
-        options.hooks = request.hooks
+        options.hooks = try request.hooks.selected(for: plan, onlyNamed: request.runsOnlyNamedValidators)
         options.sourceFiles = files
         options.collectFingerprints = request.collectFingerprints || request.baseline != nil || history != nil
         options.previousPaths = previousPaths

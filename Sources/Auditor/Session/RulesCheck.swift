@@ -9,9 +9,13 @@ package struct RulesCheck {
 
     /// Checks a rules file.
     /// - Throws: ``AuditError`` `.invalidRules` (78) with every located mistake; what opening
-    ///   a source throws when `data` is set.
-    package init(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule], data: Bool) throws {
+    ///   a source throws when `data` is set; `.invalidRules` too when
+    ///   `hooks` lacks a validator that the rules name (`validators:`).
+    package init(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule], data: Bool,
+                 hooks: ValidationHooks = ValidationHooks()) throws {
         let (spec, plan) = try AuditSession.loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules)
+        let missing = hooks.missing(in: plan)
+        if !missing.isEmpty { throw AuditError.invalidRules(missing) }
         self.plan = plan
         warnings = RulesLint.warnings(spec).map { LintDiagnostic(.warning, $0) }
         if data {

@@ -1,5 +1,5 @@
 // Builds validators in code, validates a few values and a small in-memory record set,
-// and prints the violations. Run: swift run --package-path examples/validators
+// and prints the violations. Run: swift run --package-path examples/validators ValidatorsExample
 import Auditor
 
 // MARK: - Validators on values

@@ -1,0 +1,2 @@
+import AuditorCLI
+AuditorTool.main()
