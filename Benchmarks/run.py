@@ -6,7 +6,7 @@ measured in ONE run so that the ratios mean something on a noisy machine.
     python3 Benchmarks/run.py [--rows 1000000] [--seed 7] [--runs 3] [--data DIR]
                               [--formats csv,xml,sqlite,jsonl,parquet]
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
-                              [--no-jobs-compare] [--no-build] [--tenx] [--no-gzip]
+                              [--no-jobs-compare] [--no-history-compare] [--no-build] [--tenx] [--no-gzip]
 
 Python 3 standard library only (the peers run in their own venv,
 Benchmarks/.venv, created on demand). See Benchmarks/README.md.
@@ -673,6 +673,16 @@ def compute_ratios_and_targets(ms, tenx):
                       "auditor/sqlite3 ≤ 1.50", "needs auditor SQLite and sqlite3", [a_sql]),
                ratio(wmin(a_sql), wmin(sq)), lambda v: v <= 1.5),
     ]
+    # Issue 20: XML at libxml2's speed, and the history at no cost.
+    targets.append(by_min(target("XML within 1.2× of xmllint --stream (issue 20)", ratio(w(a_xml), w(xl)),
+                                 lambda v: v <= 1.2, "auditor/xmllint ≤ 1.20", "needs auditor XML and xmllint", [a_xml]),
+                          ratio(wmin(a_xml), wmin(xl)), lambda v: v <= 1.2))
+    for fmt, name in (("csv", "CSV"), ("xml", "XML"), ("sqlite", "SQLite")):
+        plain, hist = get(ms, "auditor.%s.j2" % fmt), get(ms, "auditor.%s.j2.history" % fmt)
+        targets.append(by_min(target("--history adds ≤ 5%% (%s)" % name, ratio(w(hist), w(plain)),
+                                     lambda v: v <= 1.05, "with/without ≤ 1.05",
+                                     "needs auditor %s and --history-compare" % name, [plain, hist]),
+                              ratio(wmin(hist), wmin(plain)), lambda v: v <= 1.05))
     faster_pq = [m for m in (duck_pq, pol_pq) if m is not None and m.wall is not None]
     fastest = min(faster_pq, key=lambda m: m.wall) if faster_pq else None
     targets.append(by_min(target("Parquet at least as fast as the faster of DuckDB and polars",
@@ -753,6 +763,9 @@ def main():
     ap.add_argument("--skip-peers", action="store_true")
     ap.add_argument("--jobs-compare", action=argparse.BooleanOptionalAction, default=True,
                     help="also run auditor with --jobs 1 on each format (default: on)")
+    ap.add_argument("--history-compare", action=argparse.BooleanOptionalAction, default=True,
+                    help="also run auditor --jobs 2 with --history on CSV, XML and SQLite (issue 20: "
+                         "recording a run, input hashes included, adds at most 5%%; default: on)")
     ap.add_argument("--no-build", action="store_true", help="use the existing release binary")
     ap.add_argument("--tenx", action="store_true",
                     help="also audit a 10× CSV (rows×10) for the memory-flatness check")
@@ -833,6 +846,15 @@ def main():
         for j in jobs:
             ms.append(Measurement("auditor.%s.j%d" % (f, j), "auditor --jobs %d" % j, f,
                                   base + ["--jobs", str(j)], sizes[f], rows, "auditor"))
+        if a.history_compare and f in ("csv", "xml", "sqlite"):
+            # One history database per format, fresh at the start: every round adds a run to
+            # it, as a nightly audit does (hashing the input and writing the run's record).
+            history = os.path.join(scratch, "history.%s.sqlite" % f)
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                if os.path.exists(history + suffix):
+                    os.remove(history + suffix)
+            ms.append(Measurement("auditor.%s.j2.history" % f, "auditor --jobs 2 --history", f,
+                                  base + ["--jobs", "2", "--history", history], sizes[f], rows, "auditor"))
         if f == "csv" and gz:
             ms.append(Measurement("auditor.csvgz.j2", "auditor --jobs 2 (.csv.gz)", "csv",
                                   [auditor, "run", RULES, "--source", "people=" + gz, "--format", "json", "-q",
