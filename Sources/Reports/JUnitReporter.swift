@@ -187,7 +187,7 @@ public struct JUnitReporter: Reporter {
             lines.append("\(f.location.description): \(f.message)" + (extras.isEmpty ? "" : " [\(extras.joined(separator: ", "))]"))
         }
         if rule.suppressed > 0 {
-            lines.append("\(Plural.count(rule.suppressed, "more violation")) stand behind one root-cause finding.")
+            lines.append("The root-cause finding stands for \(Plural.count(rule.suppressed, "more violation")).")
         }
         for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
             lines.append("\(Plural.count(count, "violation")) suppressed by hook \(hook) (counted, not listed).")

@@ -23,6 +23,19 @@ struct JUnitReporterTests {
         Fixture.all.map { ($0.name, JUnitReporter().render($0.report)) } + [("illegal", JUnitReporter().render(illegal))]
     }
 
+    @Test("violations not listed say why: a root-cause finding, a reviewer's suppression, or only the sample cap")
+    func unlistedViolationsAreAccountedFor() throws {
+        var report = Fixture.xss.report
+        let listed = report.rules[0].samples.count
+        report.rules[0].violations = listed + 10
+        report.rules[0].suppressed = 3
+        report.rules[0].suppressedByHook = ["team.review": 2]
+        let xml = JUnitReporter().render(report)
+        #expect(xml.contains("The root-cause finding stands for 3 more violations."))
+        #expect(xml.contains("2 violations suppressed by hook team.review (counted, not listed)."))
+        #expect(xml.contains("... 5 more (\(listed) of \(listed + 10) shown)"), "\(xml)")
+    }
+
     @Test("no XML-illegal character, even when the data has them")
     func noIllegalCharacters() {
         for (name, xml) in Self.all() {
