@@ -6,7 +6,8 @@ measured in ONE run so that the ratios mean something on a noisy machine.
     python3 Benchmarks/run.py [--rows 1000000] [--seed 7] [--runs 3] [--data DIR]
                               [--formats csv,xml,sqlite,jsonl,parquet]
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
-                              [--no-jobs-compare] [--no-history-compare] [--no-build] [--tenx] [--no-gzip]
+                              [--no-jobs-compare] [--no-history-compare] [--no-pushdown]
+                              [--no-build] [--tenx] [--no-gzip]
 
 Python 3 standard library only (the peers run in their own venv,
 Benchmarks/.venv, created on demand). See Benchmarks/README.md.
@@ -616,6 +617,8 @@ def compute_ratios_and_targets(ms, tenx):
         rss_ratio("auditor CSV / polars (peak RSS)", a_csv, pol, "< 1: auditor leaner"),
         time_ratio("auditor XML / xmllint --stream (time)", a_xml, xl, "1 = libxml2's own pass"),
         time_ratio("auditor SQLite / sqlite3 CLI scan (time)", a_sql, sq, "1 = SQLite's own pass"),
+        time_ratio("auditor SQLite --pushdown / streaming (time)", get(ms, "auditor.sqlite.j2.pushdown"), a_sql,
+                   "< 1: pushdown faster; one round"),
     ]
     a_jsonl = get(ms, "auditor.jsonl.j2")
     ratios += [
@@ -766,6 +769,9 @@ def main():
     ap.add_argument("--history-compare", action=argparse.BooleanOptionalAction, default=True,
                     help="also run auditor --jobs 2 with --history on CSV, XML and SQLite (issue 20: "
                          "recording a run, input hashes included, adds at most 5%%; default: on)")
+    ap.add_argument("--pushdown", action=argparse.BooleanOptionalAction, default=True,
+                    help="also run the SQLite audit once with --pushdown (issue 16: the same counts from "
+                         "the rules lowered to SQL; default: on)")
     ap.add_argument("--no-build", action="store_true", help="use the existing release binary")
     ap.add_argument("--tenx", action="store_true",
                     help="also audit a 10× CSV (rows×10) for the memory-flatness check")
@@ -855,6 +861,10 @@ def main():
                     os.remove(history + suffix)
             ms.append(Measurement("auditor.%s.j2.history" % f, "auditor --jobs 2 --history", f,
                                   base + ["--jobs", "2", "--history", history], sizes[f], rows, "auditor"))
+        if a.pushdown and f == "sqlite":
+            # Issue 16: the same audit run inside SQLite; its counts are checked like any other.
+            ms.append(Measurement("auditor.sqlite.j2.pushdown", "auditor --jobs 2 --pushdown", f,
+                                  base + ["--jobs", "2", "--pushdown"], sizes[f], rows, "auditor", max_runs=1))
         if f == "csv" and gz:
             ms.append(Measurement("auditor.csvgz.j2", "auditor --jobs 2 (.csv.gz)", "csv",
                                   [auditor, "run", RULES, "--source", "people=" + gz, "--format", "json", "-q",
