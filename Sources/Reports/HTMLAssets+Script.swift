@@ -36,8 +36,11 @@ extension HTMLAssets {
           function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
           var F = data.findings, R = data.records;
           function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+          // Most locations have no text of their own (it is derived): skip the look-up then.
+          F.location.texts = Object.keys(F.location.text).length > 0;
+          R.location.texts = Object.keys(R.location.text).length > 0;
           function place(L, i) {
-            if (has(L.text, i)) return L.text[i];
+            if (L.texts && has(L.text, i)) return L.text[i];
             var path = L.paths[L.path[i]], at = L.locator[i];
             if (at === null) return L.record[i] === 0 ? path : path + ":#" + L.record[i];
             return path + ":" + (typeof at === "number" ? at : at[1]);
