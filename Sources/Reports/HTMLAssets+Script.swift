@@ -32,7 +32,8 @@ extension HTMLAssets {
           if (getComputedStyle(root).getPropertyValue("--auditor-css").trim() === "1") root.setAttribute("data-css", "ok");
           var PAGE = 200;
           function slice(list) { return Array.prototype.slice.call(list); }
-          function range(n) { var out = new Array(n); for (var i = 0; n > i; i++) out[i] = i; return out; }
+          // Pushed, not preallocated: a packed array, which filter() and map() walk fastest.
+          function range(n) { var out = []; for (var i = 0; n > i; i++) out.push(i); return out; }
           function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
           var F = data.findings, R = data.records;
           function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
