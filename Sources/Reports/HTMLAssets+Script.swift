@@ -193,7 +193,8 @@ extension HTMLAssets {
           var failingOnly = document.getElementById("failing-only");
           var status = document.getElementById("filter-status");
           controls.hidden = false;
-          function contains(text) { return function (t) { return text.indexOf(t) >= 0; }; }
+          // A loop, not terms.every(closure): a keystroke tests 120,000 rows, and allocates nothing per row.
+          function containsAll(text, terms) { for (var n = 0; terms.length > n; n++) if (text.indexOf(terms[n]) === -1) return false; return true; }
           function apply() {
             index();
             var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -210,9 +211,9 @@ extension HTMLAssets {
               var test;
               if (v.kind === "sample") {
                 var texts = sampleTexts[v.rule], need = missing[v.rule], allowed = !only || failing[v.rule];
-                test = function (j) { return allowed && need.every(contains(texts[j])); };
+                test = function (j) { return allowed && containsAll(texts[j], need); };
               } else {
-                test = function (k) { return (!only || recordFailing[k]) && terms.every(contains(recordTexts[k])); };
+                test = function (k) { return (!only || recordFailing[k]) && containsAll(recordTexts[k], terms); };
               }
               total[v.kind] += v.items.length;
               if (!v.lazy) {

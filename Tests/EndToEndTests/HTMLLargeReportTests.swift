@@ -153,7 +153,7 @@ struct HTMLLargeReportTests {
                           in: scratch.url, exitCode: 1, timeout: 600)
         var page = try String(contentsOfFile: scratch.path("page.html"), encoding: .utf8)
         // Far fewer table rows than findings as markup; each finding written once in the data
-        // (64 bytes a finding on 2026-11-27; 705 when each was a JSON object in its rule's
+        // (55 bytes a finding on 2026-11-27; 705 when each was a JSON object in its rule's
         // samples and again in its record).
         #expect(page.components(separatedBy: "<tr data-").count - 1 <= 6 * 100 + 20)
         #expect(page.utf8.count < 100 * 5 * Self.rows, "\(page.utf8.count / (5 * Self.rows)) bytes a finding")
