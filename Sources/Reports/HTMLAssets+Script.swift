@@ -1,13 +1,15 @@
 extension HTMLAssets {
     /// The page's only script (hashed into the Content-Security-Policy, like ``css``).
     ///
-    /// - Reads the report from `script#report-data` with `JSON.parse(textContent)`, and the
+    /// - Reads the report from `script#report-data` with `JSON.parse(textContent)` (the JSON
+    ///   report with every finding written once, column by column: ``HTMLIsland``), and the
     ///   words it shows (pager and filter status, `missing`, `new`, …) from
     ///   `script#report-phrases` (``HTMLReporter/Page/scriptPhrases()``): no English is built in.
     /// - Tables: a samples or records table with more rows than ``HTMLReporter/eagerRows`` has
     ///   only its first rows as markup; the script hides the no-JS note under it, shows its pager
     ///   and renders the next 200 rows from the JSON when the pager scrolls near the viewport
-    ///   (an `IntersectionObserver`) or its *Show more* button is pressed. Rows are built with
+    ///   (an `IntersectionObserver`) or its *Show more* button is pressed. A row's finding is
+    ///   built from the island's columns only when the row is rendered (`finding(i)`). Rows are built with
     ///   `createElement` and `textContent`, as the Swift side writes them (control and bidi
     ///   characters made visible as `\u{…}`, like ``TerminalText/escaped(_:)``).
     /// - Filter: every term (split on white space, case-insensitive) must occur in a row's text
@@ -30,8 +32,32 @@ extension HTMLAssets {
           if (getComputedStyle(root).getPropertyValue("--auditor-css").trim() === "1") root.setAttribute("data-css", "ok");
           var PAGE = 200;
           function slice(list) { return Array.prototype.slice.call(list); }
+          // Pushed, not preallocated: a packed array, which filter() and map() walk fastest.
+          function range(n) { var out = []; for (var i = 0; n > i; i++) out.push(i); return out; }
           function lower(parts) { return parts.filter(function (p) { return p !== null && p !== undefined; }).join(" ").toLowerCase(); }
-          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.location.text, f.key, f.value, f.message, f["new"] === true ? words["new"] : null]); }
+          var F = data.findings, R = data.records;
+          function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+          // Most locations have no text of their own (it is derived): skip the look-up then.
+          F.location.texts = Object.keys(F.location.text).length > 0;
+          R.location.texts = Object.keys(R.location.text).length > 0;
+          function place(L, i) {
+            if (L.texts && has(L.text, i)) return L.text[i];
+            var path = L.paths[L.path[i]], at = L.locator[i];
+            if (at === null) return L.record[i] === 0 ? path : path + ":#" + L.record[i];
+            return path + ":" + (typeof at === "number" ? at : at[1]);
+          }
+          function message(i) {
+            var m = F.message[i];
+            if (typeof m === "string") return m;
+            var t = F.templates[m], at = t.indexOf("\u0001");
+            return at === -1 ? t : t.slice(0, at) + F.value[i] + t.slice(at + 1);
+          }
+          function finding(i) {
+            var h = F.heads[F.head[i]];
+            return { rule: h[0], severity: h[2], attribute: h[4], place: place(F.location, i), key: F.key[i], value: F.value[i],
+                     message: message(i), "new": F["new"] ? F["new"][i] : null };
+          }
+          function findingText(f) { return lower([f.rule, f.severity, f.attribute, f.place, f.key, f.value, f.message, f["new"] === true ? words["new"] : null]); }
           function grouped(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, function () { return words.group; }); }
           var plurals = typeof Intl === "object" && Intl.PluralRules ? new Intl.PluralRules(words.lang) : null;
           function noun(kind, n) { var forms = words[kind]; return (plurals ? plurals.select(n) === "one" : n === 1) ? forms.one : forms.other; }
@@ -54,7 +80,8 @@ extension HTMLAssets {
           var sections = slice(document.querySelectorAll("details[data-rule]"));
           var failing = data.rules.map(function () { return false; });
           ruleRows.forEach(function (tr) { if (tr.getAttribute("data-failing") === "1") failing[+tr.getAttribute("data-rule")] = true; });
-          function recordFails(rec) { return rec.findings.some(function (f) { var i = ruleByID.get(f.rule); return i !== undefined && failing[i]; }); }
+          var headRule = F.heads.map(function (h) { return ruleByID.get(h[0]); });
+          function recordFails(k) { return R.findings[k].some(function (i) { var r = headRule[F.head[i]]; return r !== undefined && failing[r]; }); }
           var severityClass = { error: "sev-error", warning: "sev-warning", info: "sev-info" };
           function newBadge(f) {
             if (f["new"] !== true && f["new"] !== false) return null;
@@ -63,12 +90,12 @@ extension HTMLAssets {
             return badge;
           }
           function sampleRow(v, j) {
-            var f = data.rules[v.rule].samples[j];
+            var f = finding(data.rules[v.rule].samples[0] + j);
             var tr = el("tr");
             tr.setAttribute("data-rule", String(v.rule));
             tr.setAttribute("data-sample", String(j));
             tr.setAttribute("data-failing", failing[v.rule] ? "1" : "0");
-            tr.appendChild(el("td", "loc mono", visible(f.location.text)));
+            tr.appendChild(el("td", "loc mono", visible(f.place)));
             tr.appendChild(el("td", "key mono", visible(f.key === null ? "" : f.key)));
             var value = tr.appendChild(el("td", "value"));
             if (f.value === null) value.appendChild(el("span", "note", words.missing)); else value.textContent = visible(f.value);
@@ -77,18 +104,18 @@ extension HTMLAssets {
             return tr;
           }
           function recordRow(k) {
-            var rec = data.records[k];
             var tr = el("tr");
             tr.setAttribute("data-record", String(k));
-            tr.setAttribute("data-failing", recordFails(rec) ? "1" : "0");
-            tr.appendChild(el("td", "loc mono", visible(rec.location.text)));
-            tr.appendChild(el("td", "key mono", visible(rec.key === null ? "" : rec.key)));
+            tr.setAttribute("data-failing", recordFails(k) ? "1" : "0");
+            tr.appendChild(el("td", "loc mono", visible(place(R.location, k))));
+            tr.appendChild(el("td", "key mono", visible(R.key[k] === null ? "" : R.key[k])));
             var cell = tr.appendChild(el("td"));
-            cell.appendChild(el("span", "meta", fill(words.code, { code: String(rec.code) })));
+            cell.appendChild(el("span", "meta", fill(words.code, { code: String(R.code[k]) })));
             var list = cell.appendChild(el("ul", "findings"));
-            rec.findings.forEach(function (f) {
+            R.findings[k].forEach(function (i) {
+              var f = finding(i);
               var li = list.appendChild(el("li"));
-              li.appendChild(el("span", Object.prototype.hasOwnProperty.call(severityClass, f.severity) ? severityClass[f.severity] : null, f.severity));
+              li.appendChild(el("span", has(severityClass, f.severity) ? severityClass[f.severity] : null, f.severity));
               li.appendChild(document.createTextNode(" "));
               li.appendChild(el("code", null, visible(f.rule)));
               li.appendChild(document.createTextNode(": " + visible(f.message)));
@@ -140,21 +167,24 @@ extension HTMLAssets {
             var section = table.closest("details[data-rule]");
             if (!section) return;
             var r = +section.getAttribute("data-rule");
-            views.push(new View(table, "sample", r, data.rules[r].samples.map(function (_, j) { return j; })));
+            views.push(new View(table, "sample", r, range(data.rules[r].samples[1])));
           });
           slice(document.querySelectorAll("table.records")).forEach(function (table) {
             var first = table.tBodies[0].rows[0];
             if (!first) return;
-            var entity = data.records[+first.getAttribute("data-record")].entity, items = [];
-            data.records.forEach(function (rec, k) { if (rec.entity === entity) items.push(k); });
+            var entity = R.entity[+first.getAttribute("data-record")], items = [];
+            for (var k = 0; R.count > k; k++) if (R.entity[k] === entity) items.push(k);
             views.push(new View(table, "record", -1, items));
           });
           var sampleTexts = null, recordTexts = null, recordFailing = null;
           function index() {
             if (sampleTexts) return;
-            sampleTexts = data.rules.map(function (r) { return r.samples.map(findingText); });
-            recordTexts = data.records.map(function (rec) { return lower([rec.entity, rec.location.text, rec.key].concat(rec.findings.map(findingText))); });
-            recordFailing = data.records.map(recordFails);
+            // A finding in a rule's samples and in its record is one row of the table: its text is built once.
+            var texts = new Array(F.count);
+            function text(i) { if (texts[i] === undefined) texts[i] = findingText(finding(i)); return texts[i]; }
+            sampleTexts = data.rules.map(function (r) { return range(r.samples[1]).map(function (j) { return text(r.samples[0] + j); }); });
+            recordTexts = range(R.count).map(function (k) { return lower([R.entities[R.entity[k]], place(R.location, k), R.key[k]].concat(R.findings[k].map(text))); });
+            recordFailing = range(R.count).map(recordFails);
             if (performance.mark) performance.mark("auditor-indexed");
           }
           var details = slice(document.querySelectorAll("details"));
@@ -163,7 +193,8 @@ extension HTMLAssets {
           var failingOnly = document.getElementById("failing-only");
           var status = document.getElementById("filter-status");
           controls.hidden = false;
-          function has(text) { return function (t) { return text.indexOf(t) >= 0; }; }
+          // A loop, not terms.every(closure): a keystroke tests 120,000 rows, and allocates nothing per row.
+          function containsAll(text, terms) { for (var n = 0; terms.length > n; n++) if (text.indexOf(terms[n]) === -1) return false; return true; }
           function apply() {
             index();
             var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -180,9 +211,9 @@ extension HTMLAssets {
               var test;
               if (v.kind === "sample") {
                 var texts = sampleTexts[v.rule], need = missing[v.rule], allowed = !only || failing[v.rule];
-                test = function (j) { return allowed && need.every(has(texts[j])); };
+                test = function (j) { return allowed && containsAll(texts[j], need); };
               } else {
-                test = function (k) { return (!only || recordFailing[k]) && terms.every(has(recordTexts[k])); };
+                test = function (k) { return (!only || recordFailing[k]) && containsAll(recordTexts[k], terms); };
               }
               total[v.kind] += v.items.length;
               if (!v.lazy) {

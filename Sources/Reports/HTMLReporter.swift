@@ -14,12 +14,14 @@ import Auditor
 /// longer than ``eagerRows`` has only its first rows as markup (with a note saying how many
 /// more the data holds); the script renders the rest from the embedded JSON as the reader
 /// scrolls, and its filter searches the JSON, so a report with 100,000 findings loads quickly
-/// and weighs about as much as the JSON report.
+/// and weighs about a quarter of the JSON report (the island writes each finding once,
+/// column by column: ``HTMLIsland``).
 ///
 /// Safety (CONVENTIONS rule 8): every data-derived string goes through ``HTMLText/escaped(_:)``
 /// (attribute values are always double-quoted, data never reaches an `href`, an `id` or a
 /// `style`); the whole report (less its `fingerprints` list, which the page never reads and
-/// which grows with every finding) is embedded as JSON in `<script type="application/json">` with
+/// which grows with every finding; in the shape of ``HTMLIsland``) is embedded as JSON in
+/// `<script type="application/json">` with
 /// `<`, `>`, `&`, U+2028 and U+2029 escaped, read with `JSON.parse(textContent)`; a meta
 /// Content-Security-Policy allows only the SHA-256 of the exact inline script and style
 /// bytes, `data:` images and nothing else; no external resource is referenced.
@@ -67,7 +69,7 @@ public struct HTMLReporter: Reporter {
             """
         out += page.body()
         out += "<script type=\"application/json\" id=\"report-data\">"
-        out += JSONWriter(htmlSafe: true, compact: true).write(JSONReporter.document(report, fingerprints: false))
+        out += JSONWriter(htmlSafe: true, compact: true).write(HTMLIsland.document(report))
             .dropLast()  // its final newline
         out += "</script>\n<script type=\"application/json\" id=\"report-phrases\">" + page.scriptPhrases()
         out += "</script>\n<script>\(HTMLAssets.js)</script>\n</body>\n</html>\n"

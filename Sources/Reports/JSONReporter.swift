@@ -61,7 +61,12 @@ public struct JSONReporter: Reporter {
     ///   - report: The report.
     ///   - fingerprints: Write the top-level `fingerprints` list (`null` when false). The HTML
     ///     page leaves it out: its script never reads it, and it grows with every finding.
-    static func document(_ report: AuditReport, fingerprints: Bool = true) -> JSONValue {
+    ///   - samples: Each rule's `samples` (by the rule's index in `report.rules`); nil: its
+    ///     findings, as the schema says. The HTML page's island writes a range of its own
+    ///     findings table instead (``HTMLIsland``).
+    ///   - records: The `records` member; nil: every record with its findings, as the schema says.
+    static func document(_ report: AuditReport, fingerprints: Bool = true,
+                         samples: ((Int) -> JSONValue)? = nil, records: JSONValue? = nil) -> JSONValue {
         .object([
             "schemaVersion": .string(schemaVersion),
             "tool": .object(["name": .string("auditor"), "version": .string(report.toolVersion)]),
@@ -72,9 +77,9 @@ public struct JSONReporter: Reporter {
             "summary": summary(report),
             "baseline": report.baseline.map(baseline) ?? .null,
             "inputs": .array(report.inputs.map(input)),
-            "rules": .array(report.rules.map(rule)),
+            "rules": .array(report.rules.enumerated().map { rule($1, samples: samples?($0)) }),
             "entities": .array(report.entities.map(entity)),
-            "records": .array(report.records.map(record)),
+            "records": records ?? .array(report.records.map(record)),
             "fingerprints": fingerprints ? (report.fingerprints.map { fingerprintList($0, report) } ?? .null) : .null,
         ])
     }
@@ -148,8 +153,11 @@ public struct JSONReporter: Reporter {
         return .object(existing + members)
     }
 
-    static func rule(_ rule: RuleOutcome) -> JSONValue {
-        guard case .object(var members) = ruleMembers(rule) else { return .null }
+    /// - Parameters:
+    ///   - rule: The rule.
+    ///   - samples: Its `samples` member; nil: its findings.
+    static func rule(_ rule: RuleOutcome, samples: JSONValue? = nil) -> JSONValue {
+        guard case .object(var members) = ruleMembers(rule, samples: samples) else { return .null }
         // `description` and `hint` only when the rules file gives them (after `summary`): the
         // hint is kept apart from every finding's message.
         let at = (members.firstIndex { $0.key == "summary" } ?? members.count - 1) + 1
@@ -165,7 +173,7 @@ public struct JSONReporter: Reporter {
         return .object(members)
     }
 
-    private static func ruleMembers(_ rule: RuleOutcome) -> JSONValue {
+    private static func ruleMembers(_ rule: RuleOutcome, samples: JSONValue?) -> JSONValue {
         appending(pushdownMembers(ranIn: rule.ranIn, refused: nil), to: .object([
             "id": .string(rule.id),
             "entity": .string(rule.entity),
@@ -185,7 +193,7 @@ public struct JSONReporter: Reporter {
             "suppressed": .integer(rule.suppressed),
             "definedAt": .string(rule.definedAt),
             "sampled": .bool(rule.sampled),
-            "samples": .array(rule.samples.map(finding)),
+            "samples": samples ?? .array(rule.samples.map(finding)),
             "baseline": rule.baseline.map(ruleBaseline) ?? .null,
             "trend": rule.trend.map(trend) ?? .null,
         ]))

@@ -50,8 +50,10 @@ struct HTMLLazyTests {
         #expect(page.components(separatedBy: "<tr data-record=").count - 1 == HTMLReporter.eagerRows * entities)
         #expect(page.components(separatedBy: "The first 100 of 250 records are shown").count - 1 == entities)
         // The data island still holds every row.
-        #expect(page.components(separatedBy: "\"message\":").count - 1
-                == report.rules.reduce(0) { $0 + $1.samples.count } + report.records.reduce(0) { $0 + $1.findings.count })
+        let island = try HTMLIslandTests.expanded(try HTMLIslandTests.island(page))
+        let rules = try #require(island["rules"] as? [[String: Any]]), records = try #require(island["records"] as? [[String: Any]])
+        #expect(rules.reduce(0) { $0 + (($1["samples"] as? [Any])?.count ?? 0) } == report.rules.reduce(0) { $0 + $1.samples.count })
+        #expect(records.reduce(0) { $0 + (($1["findings"] as? [Any])?.count ?? 0) } == report.records.reduce(0) { $0 + $1.findings.count })
         // A table of at most 100 rows is written whole, without note or pager.
         let small = HTMLReporter().render(Self.enlarged(fixture.report, to: HTMLReporter.eagerRows))
         #expect(!small.contains("<p class=\"more lazy-note\">") && !small.contains("<div class=\"pager\""))
@@ -66,7 +68,7 @@ struct HTMLLazyTests {
 
     @Test("rows rendered from the JSON are the rows the Swift side writes, hostile values included",
           .enabled(if: BrowserTests.chromium != nil, BrowserTests.skipMessage),
-          arguments: [Fixture.xss, Fixture.baseline, Fixture.hostile])
+          arguments: [Fixture.xss, Fixture.baseline, Fixture.hostile, Fixture.failing])
     func lazyRowsMatchMarkup(_ fixture: Fixture) throws {
         let report = Self.enlarged(fixture.report, to: 250)
         let csp = HTMLReporter.contentSecurityPolicy
