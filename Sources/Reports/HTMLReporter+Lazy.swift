@@ -8,7 +8,7 @@ extension HTMLReporter {
     /// the page's script from the embedded JSON, a page at a time as the reader scrolls (or
     /// presses *Show more*), and the filter searches all of them. So a page with 100,000
     /// findings holds a few hundred table rows at load, not 100,000, and weighs about a
-    /// quarter of the JSON report (``HTMLIsland``).
+    /// twentieth of the JSON report (55 against 1,272 bytes a finding: ``HTMLIsland``).
     public static let eagerRows = 100
 }
 

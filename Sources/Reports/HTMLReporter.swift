@@ -14,7 +14,7 @@ import Auditor
 /// longer than ``eagerRows`` has only its first rows as markup (with a note saying how many
 /// more the data holds); the script renders the rest from the embedded JSON as the reader
 /// scrolls, and its filter searches the JSON, so a report with 100,000 findings loads quickly
-/// and weighs about a quarter of the JSON report (the island writes each finding once,
+/// and weighs about a twentieth of the JSON report (the island writes each finding once,
 /// column by column: ``HTMLIsland``).
 ///
 /// Safety (CONVENTIONS rule 8): every data-derived string goes through ``HTMLText/escaped(_:)``
