@@ -99,7 +99,7 @@ public struct GitHubReporter: Reporter {
         let all = report.rules.reduce(0) { $0 + $1.violations }
         lines.append("auditor: " + TerminalText.escaped(explanation.sentence))
         for rule in report.rules {
-            for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
+            for (hook, count) in rule.hookSuppressions {
                 lines.append(TerminalText.escaped("auditor: \(rule.id): \(Plural.count(count, "violation")) suppressed by hook "
                                                   + "\(hook) (counted in the rule, not annotated)"))
             }

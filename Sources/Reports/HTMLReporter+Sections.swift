@@ -93,7 +93,7 @@ extension HTMLReporter.Page {
             if let d = rule.description { requirement += "<br><span class=\"note\">\(HTMLText.escaped(d))</span>" }
             if rule.skipped > 0 { requirement += " <span class=\"note\">(\(t("rule.skipped", ["count": n(rule.skipped)])))</span>" }
             if rule.suppressed > 0 { requirement += " <span class=\"note\">(\(t("rule.suppressed", ["count": n(rule.suppressed)])))</span>" }
-            for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
+            for (hook, count) in rule.hookSuppressions {
                 requirement += " <span class=\"note\">(\(t("rule.suppressedByHook", ["count": n(count), "hook": hook])))</span>"
             }
             if rule.status == .notEvaluated {
@@ -150,7 +150,7 @@ extension HTMLReporter.Page {
                 + (marked ? "<td>\(newBadge(f))</td>" : "") + "</tr>\n"
         }
         out += "</tbody></table>\n" + lazyNote(rule.samples.count, "html.noun.sample")
-        let hidden = rule.violations - rule.samples.count - rule.suppressed - rule.suppressedByHook.values.reduce(0, +)
+        let hidden = rule.unlisted
         if rule.suppressed > 0 {
             out += "<p class=\"more\">\(t("html.more.suppressed", ["count": n(rule.suppressed)]))</p>\n"
         }

@@ -167,7 +167,7 @@ public struct JSONReporter: Reporter {
         members.insert(contentsOf: extra, at: at)
         // `suppressedByHook` only when a reviewer suppressed a violation (after `suppressed`).
         if !rule.suppressedByHook.isEmpty, let s = members.firstIndex(where: { $0.key == "suppressed" }) {
-            let counts = rule.suppressedByHook.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .integer($0.value)) }
+            let counts = rule.hookSuppressions.map { JSONValue.Member(key: $0.hook, value: .integer($0.count)) }
             members.insert(.init(key: "suppressedByHook", value: .object(counts)), at: s + 1)
         }
         return .object(members)

@@ -189,10 +189,10 @@ public struct JUnitReporter: Reporter {
         if rule.suppressed > 0 {
             lines.append("The root-cause finding stands for \(Plural.count(rule.suppressed, "more violation")).")
         }
-        for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
+        for (hook, count) in rule.hookSuppressions {
             lines.append("\(Plural.count(count, "violation")) suppressed by hook \(hook) (counted, not listed).")
         }
-        let hidden = rule.violations - rule.samples.count - rule.suppressed - rule.suppressedByHook.values.reduce(0, +)
+        let hidden = rule.unlisted
         if hidden > 0 { lines.append("... \(NumberText.grouped(hidden)) more (\(rule.samples.count) of \(NumberText.grouped(rule.violations)) shown)") }
         return lines
     }

@@ -142,8 +142,8 @@ public struct MarkdownReporter: Reporter {
             let rate = w("number.percent", ["rate": w.number(String(NumberText.percent(rule.violations, of: rule.evaluated).dropLast()))])
             row += "\(rate) | "
                 + "\(rule.threshold.isEmpty ? w("md.none") : md(rule.threshold.description)) | \(md(rule.summary))"
-                + rule.suppressedByHook.sorted(by: { $0.key < $1.key }).map {
-                    " _(" + md(w("rule.suppressedByHook", ["count": n($0.value), "hook": $0.key])) + ")_"
+                + rule.hookSuppressions.map {
+                    " _(" + md(w("rule.suppressedByHook", ["count": n($0.count), "hook": $0.hook])) + ")_"
                 }.joined() + " |\n"
             return row
         }

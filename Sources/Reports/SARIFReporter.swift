@@ -74,8 +74,8 @@ public struct SARIFReporter: Reporter {
             }
             // Everything not listed: attributed to the rule's input (or its only sampled file);
             // what a reviewer suppressed is a suppressed result per hook.
-            let byHook = rule.suppressedByHook.sorted { $0.key < $1.key }
-            let rest = rule.violations - listed - byHook.reduce(0) { $0 + $1.value }
+            let byHook = rule.hookSuppressions
+            let rest = rule.violations - listed - byHook.reduce(0) { $0 + $1.count }
             let file = files.count == 1 ? files[0] : (paths[rule.source] ?? files.first ?? rule.source)
             for (hook, count) in byHook where count > 0 {
                 results.append(suppressed(rule, index, file: file, hook: hook, count: count))

@@ -167,7 +167,7 @@ extension TextReporter.Renderer {
         }
         if rule.skipped > 0 { notes.append(w("rule.skipped", ["count": n(rule.skipped)])) }
         if rule.suppressed > 0 { notes.append(w("rule.suppressed", ["count": n(rule.suppressed)])) }
-        for (hook, count) in rule.suppressedByHook.sorted(by: { $0.key < $1.key }) {
+        for (hook, count) in rule.hookSuppressions {
             notes.append(w("rule.suppressedByHook", ["count": n(count), "hook": TerminalText.escaped(hook)]))
         }
         if unevaluated { notes.append(TerminalText.escaped(NotEvaluatedText.reason(rule, report, w))) }
@@ -186,7 +186,7 @@ extension TextReporter.Renderer {
     /// The rule's sampled findings, then how many were left out.
     private func samples(of rule: RuleOutcome) -> [String] {
         var lines = rule.samples.map { "    " + findingLine($0) }
-        let hidden = rule.violations - rule.samples.count - rule.suppressed - rule.suppressedByHook.values.reduce(0, +)
+        let hidden = rule.unlisted
         if rule.suppressed > 0 {
             lines.append("    " + w("samples.suppressed", ["count": n(rule.suppressed)]))
         }

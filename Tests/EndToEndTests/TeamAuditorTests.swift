@@ -24,9 +24,10 @@ import Testing
             guard process.terminationStatus == 0 else { throw Auditor.Failure(description: "swift build of examples/validators failed:\n\(text)") }
             return text
         }
-        // Once more on failure: SwiftPM can miss a source file just added to this package (the
-        // dependency) on the first build of examples/validators after it; the next build sees it.
-        if (try? swift([])) == nil { _ = try swift([]) }
+        // Without SwiftPM's cached build manifest, and once more on failure: builds started from
+        // here twice missed a source file just added to this package, the dependency ("cannot
+        // find 'HTMLIsland' in scope"), where the next build from a shell saw it.
+        if (try? swift(["--disable-build-manifest-caching"])) == nil { _ = try swift(["--disable-build-manifest-caching"]) }
         let bin = try swift(["--show-bin-path"]).split(separator: "\n").last.map(String.init) ?? ""
         return URL(fileURLWithPath: bin).appendingPathComponent("team-auditor")
     }

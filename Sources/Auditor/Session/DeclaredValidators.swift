@@ -25,14 +25,19 @@ extension ValidationHooks {
         return out
     }
 
+    /// - Throws: ``AuditError`` `.invalidRules` (78) with ``missing(in:)``'s diagnostics, if any.
+    package func requireNamed(in plan: AuditPlan) throws {
+        let missing = missing(in: plan)
+        if !missing.isEmpty { throw AuditError.invalidRules(missing) }
+    }
+
     /// The hooks a run uses: every one (a library user's registration), or with `onlyNamed`
     /// only those each entity names in `validators:` (an auditor binary that carries a team's
     /// validators for many rules files runs, for each file, what that file asks for).
     /// - Throws: ``AuditError`` `.invalidRules` (78) when the rules name a validator these
     ///   hooks lack: a declared check must never be skipped in silence.
     func selected(for plan: AuditPlan, onlyNamed: Bool) throws -> ValidationHooks {
-        let missing = missing(in: plan)
-        if !missing.isEmpty { throw AuditError.invalidRules(missing) }
+        try requireNamed(in: plan)
         guard onlyNamed else { return self }
         var out = ValidationHooks()
         for entity in plan.entities where !entity.validators.isEmpty {

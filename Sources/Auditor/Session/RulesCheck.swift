@@ -14,8 +14,7 @@ package struct RulesCheck {
     package init(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule], data: Bool,
                  hooks: ValidationHooks = ValidationHooks()) throws {
         let (spec, plan) = try AuditSession.loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules)
-        let missing = hooks.missing(in: plan)
-        if !missing.isEmpty { throw AuditError.invalidRules(missing) }
+        try hooks.requireNamed(in: plan)
         self.plan = plan
         warnings = RulesLint.warnings(spec).map { LintDiagnostic(.warning, $0) }
         if data {
