@@ -146,6 +146,55 @@ struct PushdownEndToEndTests {
         #expect(violations > 1000, "the table is full of faults")
     }
 
+    /// 70 integer columns, each present or NULL and now and then not an integer: more counted
+    /// conditions (one per attribute's presence) than one 64-bit flag column holds.
+    static let wideBuilder = """
+        import random, sqlite3, sys
+        db = sqlite3.connect(sys.argv[1]); rng = random.Random(int(sys.argv[2]))
+        names = ["c%d" % i for i in range(70)]
+        db.execute("CREATE TABLE w (id INTEGER PRIMARY KEY, %s)" % ", ".join(names))
+        def value(i):
+            r = rng.random()
+            return None if r < 0.2 else ("x%d" % i if r < 0.25 else rng.randrange(-5, 100))
+        rows = [[n] + [value(i) for i in range(70)] for n in range(1, 2001)]
+        db.executemany("INSERT INTO w VALUES (%s)" % ", ".join("?" * 71), rows)
+        db.commit()
+        """
+
+    @Test("more counted conditions than one flag column holds: same report")
+    func wideTable() throws {
+        let scratch = try Scratch("pushdown-wide")
+        defer { scratch.remove() }
+        let attributes = (0 ..< 70).map { "      c\($0): { type: integer, min: 0 }" }.joined(separator: "\n")
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              w: { path: wide.sqlite, sqlite: { table: w } }
+            entities:
+              Row:
+                source: w
+                key: [id]
+                attributes:
+                  id: { type: integer, required: true }
+            \(attributes)
+                rules:
+                  - id: row.order
+                    when: c0 >= 0
+                    assert: c1 <= 100
+
+            """)
+        let python = try #require(GeneratedData.python3, "python3 is needed to build the table")
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", Self.wideBuilder, scratch.path("wide.sqlite"), "5"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "20"], in: scratch.url)
+        let input = try #require(Self.pushedInput(report, source: "w"))
+        #expect(input["ranIn"] as? String == "sqlite", "\(input)")
+    }
+
     @Test("a query source cannot be pushed down: it says why, and the report is the same")
     func refusedForAQuery() throws {
         let scratch = try Scratch("pushdown-query")

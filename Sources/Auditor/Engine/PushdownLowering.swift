@@ -3,8 +3,8 @@ import Foundation
 /// Lowers a bound entity's rules to one SQL condition, `passes`, that is true only where a
 /// record surely passes every rule, and to the counts the report needs of those records.
 ///
-/// The database then keeps every record where `passes` is true: it counts them (one
-/// aggregate scan) and the reader reads out only the others, which the same checks as the
+/// The database then keeps every record where `passes` is true: one scan evaluates it once
+/// per record, counts the records that pass, and sends out only the others, which the same checks as the
 /// streaming engine evaluate in the process. Counts, samples, messages and exit status are
 /// therefore the streaming engine's by construction; the engine only decides which records
 /// surely pass. Conditions are sound, not necessarily tight (see ``SQLDialect``).
@@ -16,7 +16,7 @@ import Foundation
 package struct PushdownLowering {
     /// True where a record surely passes every rule of the entity.
     package var passes: String
-    /// What the count scan counts among the passing records, in order: per counted attribute,
+    /// What the scan counts among the passing records, in order: per counted attribute,
     /// the records where it is present; per record rule with a `when:`, the records where it
     /// holds; per key rule, the records whose every key attribute is present.
     package var counted: [String]

@@ -51,10 +51,9 @@ package final class SQLiteReader: RecordReader {
     private let pushdownTable: SQLiteReadPlan.PushdownTable?
     private let connection: SQLiteConnection
     private var pushdownDialect: SQLiteDialect?
-    /// The count scan's results (pushdown).
-    private var counted: [Int] = []
-    /// In a pushed-down read, every rowid in order, to give the records read their ordinals.
-    private var rank: (statement: SQLiteStatement, seen: Int, last: Int64)?
+    /// In a pushed-down read: the rows scanned (a record's ordinal), the rows that passed and
+    /// were only counted, and among those the rows where each counted condition holds.
+    private var passing: PassingTally?
 
     /// The factory for ``ReaderRegistry`` (format `sqlite`; extensions `sqlite`, `sqlite3`, `db`).
     public static let factory = ReaderFactory(
@@ -120,7 +119,7 @@ package final class SQLiteReader: RecordReader {
         guard let statement else { return nil }
         let limit = max(1, maxRecords)
         var builder = RecordChunkBuilder(columnCount: width, firstRecord: produced, capacity: min(limit, 1 << 16))
-        if rank != nil { builder.unsafeChunk.ordinals = [] }
+        if passing != nil { builder.unsafeChunk.ordinals = [] }
         let rc = fill(&builder.unsafeChunk, statement: statement.handle, limit: limit)
         let count = builder.count
         produced += count
@@ -137,15 +136,12 @@ package final class SQLiteReader: RecordReader {
         }
         guard count > 0 else { return nil }
         var chunk = builder.build()
-        if rank != nil, chunk.ordinals?.count != chunk.count {
-            throw Self.unlessChanged(AuditError(.transient, "the table changed during the audit; run again", location: file.displayPath),
-                                     file: file, before: before)
-        }
         chunk.storageClasses = true      // declared types are checked against typeof() (README)
         return chunk
     }
 
-    /// Steps up to `limit` rows into `chunk`, straight from `sqlite3_column_*`.
+    /// Steps up to `limit` rows into `chunk`, straight from `sqlite3_column_*`. In a
+    /// pushed-down read, a row that passed is only counted (``PassingTally``).
     ///
     /// Fills the chunk's buffers directly (``RecordChunkBuilder/unsafeChunk``, meant for hot
     /// paths) rather than through `setText`/`appendTextCell`: those are generic over the byte
@@ -155,13 +151,23 @@ package final class SQLiteReader: RecordReader {
         let width = self.width
         let offset: Int32 = rowidFirst ? 1 : 0
         let ordinalBase = Int64(produced) + 1
+        var tally = passing
+        defer { passing = tally }
+        let passColumn = Int32(truncatingIfNeeded: width) + offset
         var row = 0
         while row < limit {
             let rc = sqlite3_step(stmt)
             guard rc == SQLITE_ROW else { return rc }
+            if tally != nil {
+                tally!.scanned += 1
+                if sqlite3_column_int(stmt, passColumn) != 0 {
+                    tally!.count(stmt, from: passColumn + 1)
+                    continue
+                }
+                chunk.ordinals?.append(tally!.scanned)
+            }
             chunk.locations.append(rowidFirst ? sqlite3_column_int64(stmt, 0)
                                    : keyField.map { sqlite3_column_int64(stmt, $0) } ?? ordinalBase + Int64(row))
-            if rank != nil { chunk.ordinals?.append(ordinal(of: sqlite3_column_int64(stmt, 0))) }
             for c in 0 ..< width {
                 let i = Int32(truncatingIfNeeded: c) + offset
                 let cell: Cell
@@ -240,61 +246,60 @@ extension SQLiteReader: PushdownReader {
         return made
     }
 
-    /// Runs one aggregate scan; `passes` is computed once per row in a subquery that the
-    /// planner does not flatten (`LIMIT -1`), so its copies are not evaluated once per count.
+    /// One scan for both, in rowid order: each row carries whether it passes and, when it does,
+    /// a bit per counted condition (62 to a column). A passing row is only counted; the others
+    /// are read as records, with their position in the scan as ordinal. `passes` is computed
+    /// once per row, in a subquery that the planner neither flattens (it has an OFFSET) nor
+    /// materialises (it runs as a co-routine).
     public func restrict(passing passes: String, counting conditions: [String]) throws {
-        counted = try count(passing: passes, conditions)
-        try restrict(toRowsWhereNot: passes)
-    }
-
-    public func passingCounts() throws -> [Int] { counted }
-
-    private func count(passing passes: String, _ conditions: [String]) throws -> [Int] {
-        guard let table = pushdownTable else { return [] }
+        guard let table = pushdownTable, produced == 0, passing == nil else { return }
         try registerFunctions()
-        let counts = ["count(*)", "count(CASE WHEN auditor_pass THEN 1 END)"]
-            + conditions.map { "count(CASE WHEN auditor_pass AND \($0) THEN 1 END)" }
-        let sql = "SELECT \(counts.joined(separator: ",\n ")) FROM (SELECT (\(passes)) AS auditor_pass, * FROM \(table.from) LIMIT -1)"
+        let groups = stride(from: 0, to: conditions.count, by: 62).map { Array(conditions[$0 ..< min(conditions.count, $0 + 62)]) }
+        let flags = groups.map { group in
+            "CASE WHEN auditor_pass THEN " + group.enumerated()
+                .map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ") + " ELSE 0 END"
+        }
+        let sql = "SELECT *\(flags.map { ", " + $0 }.joined()) FROM (SELECT \(table.select), (\(passes)) IS TRUE AS auditor_pass "
+            + "FROM \(table.from) ORDER BY \(table.rowid) LIMIT -1 OFFSET 0)"
         PushdownLowering.trace(sql)
         do {
             connection.clearDenial()
-            let statement = try SQLiteStatement(connection: connection, sql: sql)
-            guard try statement.step() else { return [] }
-            return (0 ..< counts.count).map { Int(sqlite3_column_int64(statement.handle, Int32($0))) }
-        } catch {
-            throw Self.unlessChanged(SQLiteErrors.auditError(error, stage: .read(what: what), file: file, denial: connection.lastDenial),
-                                     file: file, before: before)
-        }
-    }
-
-    /// Prepares `SELECT rowid, … FROM table WHERE (condition) IS NOT TRUE` in place of the
-    /// records' statement.
-    private func restrict(toRowsWhereNot condition: String) throws {
-        guard let table = pushdownTable, produced == 0 else { return }
-        try registerFunctions()
-        let sql = "SELECT \(table.select) FROM \(table.from) WHERE (\(condition)) IS NOT TRUE ORDER BY \(table.rowid)"
-        do {
-            connection.clearDenial()
             statement = try SQLiteStatement(connection: connection, sql: sql)
-            rank = (try SQLiteStatement(connection: connection, sql: "SELECT \(table.rowid) FROM \(table.from) ORDER BY \(table.rowid)"),
-                    0, Int64.min)
         } catch {
             throw Self.unlessChanged(SQLiteErrors.auditError(error, stage: .read(what: what), file: file, denial: connection.lastDenial),
                                      file: file, before: before)
         }
+        passing = PassingTally(counts: Array(repeating: 0, count: conditions.count))
     }
 
-    /// The 1-based position of `rowid` among all the table's rowids (the rank cursor only
-    /// moves forward: the records come in rowid order). 0 when the rowid is gone.
-    private func ordinal(of rowid: Int64) -> Int {
-        guard var r = rank else { return 0 }
-        while r.last < rowid {
-            guard sqlite3_step(r.statement.handle) == SQLITE_ROW else { break }
-            r.last = sqlite3_column_int64(r.statement.handle, 0)
-            r.seen += 1
+    public func passingCounts() throws -> [Int] {
+        guard let passing, statement == nil, failure == nil else {
+            throw AuditError(.internal, "the pushed-down read did not end", location: file.displayPath)
         }
-        rank = r
-        return r.last == rowid ? r.seen : 0
+        return [passing.scanned, passing.passed] + passing.counts
+    }
+
+    /// The rows of a pushed-down scan.
+    struct PassingTally {
+        var scanned = 0
+        var passed = 0
+        var counts: [Int]
+
+        /// Counts a passing row from its flag columns, which start at `column`.
+        mutating func count(_ stmt: OpaquePointer, from column: Int32) {
+            passed += 1
+            var base = 0, column = column
+            while base < counts.count {
+                var bits = UInt64(bitPattern: sqlite3_column_int64(stmt, column))
+                while bits != 0 {
+                    let k = base + bits.trailingZeroBitCount
+                    if k < counts.count { counts[k] += 1 }
+                    bits &= bits - 1
+                }
+                base += 62
+                column += 1
+            }
+        }
     }
 
     private func registerFunctions() throws(AuditError) {
