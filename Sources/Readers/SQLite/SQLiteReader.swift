@@ -246,21 +246,20 @@ extension SQLiteReader: PushdownReader {
         return made
     }
 
-    /// One scan for both, in rowid order: each row carries whether it passes and, when it does,
-    /// a bit per counted condition (62 to a column). A passing row is only counted; the others
-    /// are read as records, with their position in the scan as ordinal. `passes` is computed
-    /// once per row, in a subquery that the planner neither flattens (it has an OFFSET) nor
-    /// materialises (it runs as a co-routine).
+    /// One scan for both, in rowid order: each row carries whether it passes and a bit per
+    /// counted condition (62 to a column), which only a passing row's count reads. A passing
+    /// row is only counted; the others are read as records, with their position in the scan
+    /// as ordinal. `passes` is computed once per row. (A subquery that computed the conditions
+    /// only where `passes` holds cost more: its rows are copied, text and all, to the outer
+    /// query's; 3.76 G instructions against 3.09 G for the benchmark rules at 100,000 rows.)
     public func restrict(passing passes: String, counting conditions: [String]) throws {
         guard let table = pushdownTable, produced == 0, passing == nil else { return }
         try registerFunctions()
         let groups = stride(from: 0, to: conditions.count, by: 62).map { Array(conditions[$0 ..< min(conditions.count, $0 + 62)]) }
         let flags = groups.map { group in
-            "CASE WHEN auditor_pass THEN " + group.enumerated()
-                .map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ") + " ELSE 0 END"
+            group.enumerated().map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ")
         }
-        let sql = "SELECT *\(flags.map { ", " + $0 }.joined()) FROM (SELECT \(table.select), (\(passes)) IS TRUE AS auditor_pass "
-            + "FROM \(table.from) ORDER BY \(table.rowid) LIMIT -1 OFFSET 0)"
+        let sql = "SELECT \(table.select), (\(passes)) IS TRUE\(flags.map { ", " + $0 }.joined()) FROM \(table.from) ORDER BY \(table.rowid)"
         PushdownLowering.trace(sql)
         do {
             connection.clearDenial()
