@@ -77,7 +77,13 @@ final class PostgresServer: Sendable {
     }
 
     /// Starts a server; the shared one is stopped at exit, others with ``stop()``.
-    static func start(stopAtExit: Bool = true) -> Result<PostgresServer, Failure> {
+    /// - Parameters:
+    ///   - configure: Runs after `initdb`, before the start, with the data folder (as root, the
+    ///     files it writes there must be given to `postgres`); for TLS certificates and
+    ///     `pg_hba.conf`.
+    ///   - settings: More `-c name=value` server settings.
+    static func start(stopAtExit: Bool = true, configure: ((URL) throws -> Void)? = nil,
+                      settings: [String] = []) -> Result<PostgresServer, Failure> {
         guard let bin = binariesFolder() else { return .failure(Failure(description: "no PostgreSQL binaries")) }
         // A short folder name: a socket path is limited to 107 bytes.
         let folder = URL(fileURLWithPath: "/tmp/aupg-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(6))")
@@ -94,7 +100,9 @@ final class PostgresServer: Sendable {
                                  ["-D", data.path, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
                                   "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres: true)
             guard initdb.status == 0 else { return .failure(Failure(description: "initdb failed: \(initdb.output)")) }
+            try configure?(data)
             let options = "-k \(folder.path) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+                + settings.map { " -c \($0)" }.joined()
             let start = try run(bin.appendingPathComponent("pg_ctl").path,
                                 ["-D", data.path, "-o", options, "-l", folder.appendingPathComponent("log").path, "-w", "-t", "60", "start"],
                                 asPostgres: true)
@@ -116,15 +124,23 @@ final class PostgresServer: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    // Written once, before any test can read it (inside the shared server's one-time start).
-    nonisolated(unsafe) private static var cleanup: (pgctl: String, data: String, folder: String)?
+    // The servers to stop at exit; under the lock, since two servers may start at once.
+    nonisolated(unsafe) private static var cleanups: [(pgctl: String, data: String, folder: String)] = []
+    private static let cleanupLock = NSLock()
 
     private static func stopAtExit(pgctl: String, data: String, folder: String) {
-        cleanup = (pgctl, data, folder)
+        cleanupLock.lock()
+        defer { cleanupLock.unlock() }
+        cleanups.append((pgctl, data, folder))
+        guard cleanups.count == 1 else { return }
         atexit {
-            guard let c = PostgresServer.cleanup else { return }
-            _ = try? PostgresServer.run(c.pgctl, ["-D", c.data, "-m", "immediate", "-w", "stop"], asPostgres: true)
-            try? FileManager.default.removeItem(atPath: c.folder)
+            PostgresServer.cleanupLock.lock()
+            let all = PostgresServer.cleanups
+            PostgresServer.cleanupLock.unlock()
+            for c in all {
+                _ = try? PostgresServer.run(c.pgctl, ["-D", c.data, "-m", "immediate", "-w", "stop"], asPostgres: true)
+                try? FileManager.default.removeItem(atPath: c.folder)
+            }
         }
     }
 

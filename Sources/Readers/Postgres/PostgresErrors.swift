@@ -44,10 +44,13 @@ enum PostgresErrors {
         } else if lower.contains("connection refused") || lower.contains("no such file or directory") {
             advice = "nothing listens there; check the host and port (or the socket folder) in the URL, and that "
                 + "the server is running"
-        } else if lower.contains("ssl") {
-            advice = "the TLS negotiation failed; check sslmode and the certificates (sslrootcert) in the URL"
+        } else if lower.contains("no pg_hba.conf entry") && lower.contains("no encryption") {
+            advice = "the server's pg_hba.conf does not admit this user, database and address without encryption; "
+                + "set sslmode=require (or verify-full) in the URL"
         } else if lower.contains("no pg_hba.conf entry") {
             advice = "the server's pg_hba.conf does not admit this user, database and address"
+        } else if lower.contains("ssl") {
+            advice = "the TLS negotiation failed; check sslmode and the certificates (sslrootcert) in the URL"
         } else {
             advice = "check the connection URL"
         }
