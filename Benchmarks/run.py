@@ -364,8 +364,10 @@ def check_auditor_report(shared, data, report, fmt):
 
 
 def check_peer_output(shared, data, out_path, fmt="csv"):
+    # The Parquet peers report csv.row.ragged as unsupported, so the CSV's counts apply.
+    expected = "csv" if fmt == "parquet" else EXPECTED_FORMAT.get(fmt, fmt)
     r = subprocess.run([sys.executable, os.path.join(shared, "peers", "check_peer.py"),
-                        os.path.join(data, "expected.json"), out_path, "--format", EXPECTED_FORMAT.get(fmt, fmt)],
+                        os.path.join(data, "expected.json"), out_path, "--format", expected],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     try:
         return json.loads(r.stdout.strip().splitlines()[-1])
