@@ -62,16 +62,24 @@ struct PostgresTLSTests {
         }, settings: ["ssl=on", "log_connections=on"])
         switch started {
         case .failure(let failure):
+            try? FileManager.default.removeItem(at: certs)
             return .failure(failure)
         case .success(let server):
+            // The CAs move into the server's folder, which goes when the tests end; the rest
+            // of the certificates' folder goes now.
+            defer { try? FileManager.default.removeItem(at: certs) }
             do {
+                for ca in ["ca.crt", "other-ca.crt"] {
+                    try FileManager.default.copyItem(atPath: path(ca), toPath: server.folder.appendingPathComponent(ca).path)
+                }
                 let database = try server.makeDatabase("tls", setup: """
                     CREATE ROLE tlsuser LOGIN PASSWORD '\(password)';
                     CREATE TABLE people (id integer PRIMARY KEY, email text);
                     INSERT INTO people VALUES (1, 'a@example.com'), (2, 'not-an-email'), (3, 'c@example.com');
                     GRANT SELECT ON people TO tlsuser;
                     """)
-                return .success(Setup(server: server, database: database, ca: path("ca.crt"), otherCA: path("other-ca.crt")))
+                return .success(Setup(server: server, database: database, ca: server.folder.appendingPathComponent("ca.crt").path,
+                                      otherCA: server.folder.appendingPathComponent("other-ca.crt").path))
             } catch let error as PostgresServer.Failure {
                 return .failure(error)
             } catch {
