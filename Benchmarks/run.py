@@ -7,7 +7,7 @@ measured in ONE run so that the ratios mean something on a noisy machine.
                               [--formats csv,xml,sqlite,jsonl,parquet]
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
                               [--no-jobs-compare] [--no-history-compare] [--no-pushdown]
-                              [--no-build] [--tenx] [--no-gzip]
+                              [--no-build] [--tenx] [--hundred] [--no-gzip]
 
 Python 3 standard library only (the peers run in their own venv,
 Benchmarks/.venv, created on demand). See Benchmarks/README.md.
@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -103,9 +104,30 @@ def uptime_line():
         return "load average: %s" % (", ".join(map(str, la)) if la else "?")
 
 
-def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
+def session_rss_kib(sid):
+    """The summed resident memory of every process in session `sid` (from /proc)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) != sid:      # field 6 of stat: the session id
+                continue
+            with open("/proc/%s/statm" % pid) as f:
+                total += int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None, rss_limit_kib=None):
     """Run argv as a direct child; return dict(wall, rss_kib, cpu, faults, status, stderr).
-    stdout may be a path (captured to that file) or DEVNULL."""
+    stdout may be a path (captured to that file) or DEVNULL. With rss_limit_kib, the
+    command runs in a session of its own that is killed once its processes together hold
+    more than that (the result then has "killed_at_kib"), so that a peer running out of
+    memory is a result instead of a machine that swaps."""
     out_f = open(stdout, "wb") if isinstance(stdout, str) else None
     os.makedirs(RESULTS, exist_ok=True)
     err_path = os.path.join(RESULTS, ".stderr.tmp")
@@ -121,8 +143,20 @@ def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
         t = time.perf_counter()
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                              stdout=out_f if out_f else subprocess.DEVNULL,
-                             stderr=err_f, cwd=cwd, env=env)
-        _, wstatus, ru = os.wait4(p.pid, 0)
+                             stderr=err_f, cwd=cwd, env=env, start_new_session=rss_limit_kib is not None)
+        killed_at = None
+        if rss_limit_kib is not None:
+            while True:
+                pid, wstatus, ru = os.wait4(p.pid, os.WNOHANG)
+                if pid != 0:
+                    break
+                held = session_rss_kib(p.pid)
+                if held > rss_limit_kib and killed_at is None:
+                    killed_at = held
+                    os.killpg(p.pid, signal.SIGKILL)
+                time.sleep(0.25)
+        else:
+            _, wstatus, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(wstatus)
     if out_f:
@@ -136,7 +170,7 @@ def measure(argv, stdout=subprocess.DEVNULL, cwd=None, env=None):
         except (OSError, ValueError, IndexError):
             pass
     return {"wall": wall, "rss_kib": rss, "cpu": ru.ru_utime + ru.ru_stime,
-            "faults": ru.ru_minflt, "status": p.returncode, "stderr": err}
+            "faults": ru.ru_minflt, "status": p.returncode, "stderr": err, "killed_at_kib": killed_at}
 
 
 def read_file_once(path):
@@ -416,10 +450,11 @@ class Measurement:
     """One system on one input, measured once per round."""
 
     def __init__(self, key, label, fmt, argv, nbytes, rows, kind, stdout=None, max_runs=None,
-                 env=None):
+                 env=None, rss_limit_mib=None):
         self.key, self.label, self.fmt, self.argv = key, label, fmt, argv
         self.nbytes, self.rows, self.kind = nbytes, rows, kind
         self.stdout, self.max_runs, self.env = stdout, max_runs, env
+        self.rss_limit_mib = rss_limit_mib
         self.samples = []          # dicts from measure()
         self.verdict = None        # text for the "counts" column
         self.wrong = False         # a WRONG count (auditor) -> the run fails
@@ -468,8 +503,14 @@ def run_one(m, round_index, shared, data, exp, scratch):
         if os.path.exists(report):
             os.remove(report)
         argv += ["--output", report]
-    s = measure(argv, stdout=out if out else subprocess.DEVNULL, env=m.env)
+    s = measure(argv, stdout=out if out else subprocess.DEVNULL, env=m.env,
+                rss_limit_kib=m.rss_limit_mib * 1024 if m.rss_limit_mib else None)
     s["load"] = loadavg()
+    if s.get("killed_at_kib"):
+        m.error = "out of memory: killed holding %.0f MiB after %.1f s" % (s["killed_at_kib"] / 1024, s["wall"])
+        m.verdict = "OUT OF MEMORY (> %d MiB)" % m.rss_limit_mib
+        log("  %s: %s" % (m.label, m.error))
+        return
     note = ""
     if m.kind == "auditor":
         if looks_unsupported(s["status"], s["stderr"]):
@@ -729,7 +770,7 @@ def print_report(meta, ms, ratios, targets, tenx_ms):
     P(table(ms))
     if tenx_ms:
         P("")
-        P("10× (CSV memory flatness):")
+        P("10× and 100× (CSV memory flatness, 100 million rows; one run each):")
         P(table(tenx_ms))
     P("")
     f2 = lambda v: "—" if v is None else "%.2f" % v
@@ -775,6 +816,9 @@ def main():
                     help="also run the SQLite audit once with --pushdown (issue 16: the same counts from "
                          "the rules lowered to SQL; default: on)")
     ap.add_argument("--no-build", action="store_true", help="use the existing release binary")
+    ap.add_argument("--hundred", action="store_true",
+                    help="also audit 100x the rows once (gen.py's 10x CSV written ten times by replicate.py, "
+                         "about 13 GB at 1M rows), and run the DuckDB and polars peers on it (Benchmarks/hundred.py)")
     ap.add_argument("--tenx", action="store_true",
                     help="also audit a 10× CSV (rows×10) for the memory-flatness check")
     ap.add_argument("--gzip", action=argparse.BooleanOptionalAction, default=True,
@@ -912,7 +956,14 @@ def main():
     if a.tenx:
         tenx_target, tenx_ms = run_tenx(a, shared, data, auditor, get(ms, "auditor.csv.j2"), scratch)
 
+    hundred_targets, hundred_ms = [], []
+    if a.hundred:
+        import hundred
+        hundred_targets, hundred_ms = hundred.run_hundred(sys.modules[__name__], a, shared, data, auditor,
+                                                          get(ms, "auditor.csv.j2"), peers, scratch)
+        tenx_ms = tenx_ms + hundred_ms
     ratios, targets = compute_ratios_and_targets(ms + tenx_ms, tenx_target)
+    targets += hundred_targets
     meta = {"rows": a.rows, "seed": a.seed, "runs": a.runs, "data": data,
             "host": platform.node() + " " + platform.machine(), "cores": os.cpu_count(),
             "auditor": auditor, "git": git_head(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
