@@ -105,7 +105,16 @@ extension ArrowType {
             guard bits == 128 else {
                 throw ArrowError.unsupported("column '\(name)' is a \(bits)-bit decimal (only 128 bits are read)")
             }
-            return .decimal(precision: Int(try t.int32(0)), scale: Int(try t.int32(1)), bitWidth: bits)
+            let precision = Int(try t.int32(0)), scale = Int(try t.int32(1))
+            // 128 bits hold 38 digits. A scale beyond that is legal Arrow that no engine sends,
+            // and would make a decimal's text absurdly long: refused.
+            guard (1...38).contains(precision) else {
+                throw ArrowError.malformed("column '\(name)' is a 128-bit decimal of precision \(precision)")
+            }
+            guard (-38...38).contains(scale) else {
+                throw ArrowError.unsupported("column '\(name)' is a decimal of scale \(scale)")
+            }
+            return .decimal(precision: precision, scale: scale, bitWidth: bits)
         case 8:
             // DateUnit: DAY = 0, MILLISECOND = 1 (the default).
             return .date(milliseconds: try table?.int16(0, default: 1) ?? 1 != 0)

@@ -15,6 +15,10 @@ public struct ArrowStreamReader {
     /// How many record batch messages were read.
     public private(set) var batchCount = 0
 
+    /// The most rows a batch whose columns all have the null type may have (such a batch has
+    /// no body that would bound it).
+    static let maxNullOnlyRows = 1 << 24
+
     public init() {}
 
     /// Reads one complete IPC stream and appends its rows. Spark Connect sends every
@@ -73,8 +77,13 @@ public struct ArrowStreamReader {
         let length = try batch.int64(0)
         let nodes = try batch.int64Pairs(1)
         let buffers = try batch.int64Pairs(2)
-        guard length >= 0, length <= Int64(Int32.max) else {
-            throw ArrowError.malformed("a record batch has \(length) rows")
+        // Every column but the null type needs at least one bit per row in the body, so a
+        // row count beyond that is a lie; a batch of null-type columns only is capped, so that a
+        // damaged count cannot make the reader allocate gigabytes before anything else fails.
+        let allNull = fields.allSatisfy { $0.type == .null }
+        let plausible = allNull ? Int64(Self.maxNullOnlyRows) : Int64(body.count) * 8
+        guard length >= 0, length <= plausible else {
+            throw ArrowError.malformed("a record batch claims \(length) rows in a body of \(body.count) bytes")
         }
         guard nodes.count == fields.count else {
             throw ArrowError.malformed("a record batch has \(nodes.count) columns, the schema \(fields.count)")
