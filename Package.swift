@@ -82,6 +82,9 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain"]),
+        // Runs against a real local Spark Connect server (scripts/spark-connect.sh); empty
+        // without the Spark trait, like its target.
+        .testTarget(name: "SparkConnectTests", dependencies: ["SparkConnect"], exclude: ["Fixtures"]),
     ]
 )
 
