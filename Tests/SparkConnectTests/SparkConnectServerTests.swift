@@ -8,8 +8,8 @@ import Testing
 /// literals (format(Decimal(s), "f"); days and microseconds since the epoch in UTC).
 @Suite("Spark Connect against a real server", .enabled(if: SparkTestServer.available, SparkTestServer.skipReason))
 struct SparkConnectServerTests {
-    func client() throws -> SparkConnectClient {
-        try SparkConnectClient(try SparkTestServer.get().url, timeout: .seconds(300))
+    func client() async throws -> SparkConnectClient {
+        try SparkConnectClient(try await SparkTestServer.get().url, timeout: .seconds(300))
     }
 
     @Test func literalsAndNull() async throws {
@@ -42,7 +42,7 @@ struct SparkConnectServerTests {
     }
 
     @Test func decimalsDatesTimestampsAndOtherTypes() async throws {
-        let spark = try client()
+        let spark = try await client()
         _ = try await spark.sql("SET spark.sql.session.timeZone=UTC")
         let result = try await spark.sql("""
             SELECT CAST('12345678901234567890.123456789' AS DECIMAL(38,9)) d1, CAST('-0.001' AS DECIMAL(10,3)) d2,
@@ -81,7 +81,7 @@ struct SparkConnectServerTests {
     }
 
     @Test func temporaryViewsLiveInTheClientsSession() async throws {
-        let spark = try client()
+        let spark = try await client()
         _ = try await spark.sql("CREATE OR REPLACE TEMPORARY VIEW people AS SELECT * FROM VALUES (1, 'ana'), (2, 'bo') AS t(id, name)")
         let result = try await spark.sql("SELECT count(*) AS n, max(name) AS m FROM people")
         #expect(result.rows == [[.int(2), .string("bo")]])
@@ -122,7 +122,7 @@ struct SparkConnectServerTests {
     }
 
     @Test func aWrongTokenIsRefused() async throws {
-        let server = try SparkTestServer.get()
+        let server = try await SparkTestServer.get()
         // Only for a server this process started, with a token (not one from SPARK_CONNECT_URL).
         guard server.token != nil else { return }
         do {

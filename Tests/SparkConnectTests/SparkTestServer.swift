@@ -14,7 +14,14 @@ final class SparkTestServer: Sendable {
     let token: String?
     let port: Int
 
-    static let shared: Result<SparkTestServer, Failure> = start()
+    /// Starting takes 20-40 s: it runs on a thread of its own, so that the tests waiting for
+    /// it do not hold the (two, on this machine) threads of Swift's cooperative pool, which the
+    /// other tests need, and whose timings would otherwise include the wait.
+    private static let starting = Task<Result<SparkTestServer, Failure>, Never> {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: start()) }
+        }
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -40,7 +47,8 @@ final class SparkTestServer: Sendable {
         self.port = port
     }
 
-    static func get() throws -> SparkTestServer { try shared.get() }
+    /// The server, started on first use.
+    static func get() async throws -> SparkTestServer { try await starting.value.get() }
 
     private static func start() -> Result<SparkTestServer, Failure> {
         if let url = ProcessInfo.processInfo.environment["SPARK_CONNECT_URL"] {
@@ -72,6 +80,7 @@ final class SparkTestServer: Sendable {
         atexit {
             guard let folder = SparkTestServer.startedFolder else { return }
             _ = try? SparkTestServer.run([SparkTestServer.script, "stop", folder])
+            try? FileManager.default.removeItem(atPath: folder)
         }
     }
 
