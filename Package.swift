@@ -14,8 +14,8 @@ let package = Package(
         .library(name: "AuditorHistory", targets: ["AuditorHistory"]),
     ],
     // `Spark` (off by default): the Spark Connect client (gRPC, protobuf, Arrow). `swift build
-    // --traits Spark` builds it; the default build never compiles the gRPC stack, whose cold
-    // build takes about 10 minutes on 2 cores.
+    // --traits Spark` builds it; the default build never compiles the gRPC stack (swift-nio,
+    // swift-nio-ssl, swift-certificates...), which took 15 minutes here on 2 busy cores.
     traits: [
         .trait(name: "Spark", description: "The Spark Connect client (target SparkConnect) and its tests."),
     ],
