@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,10 +13,22 @@ let package = Package(
         .library(name: "AuditorReports", targets: ["AuditorReports"]),
         .library(name: "AuditorHistory", targets: ["AuditorHistory"]),
     ],
+    // `Spark` (off by default): the Spark Connect client (gRPC, protobuf, Arrow). `swift build
+    // --traits Spark` builds it; the default build never compiles the gRPC stack (swift-nio,
+    // swift-nio-ssl, swift-certificates...), which took 15 minutes here on 2 busy cores.
+    traits: [
+        .trait(name: "Spark", description: "The Spark Connect client (target SparkConnect) and its tests."),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // Only with the Spark trait.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        // No traits: its BinaryDelimitedStreams (Foundation) are not needed, as in grpc-swift's own manifests.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
@@ -50,6 +62,19 @@ let package = Package(
         // PostgreSQL sources: libpq, the reference client (every authentication method, TLS, COPY).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // The Spark Connect client. Its sources are wrapped in `#if Spark`: without the trait
+        // the target compiles to an empty module and none of its dependencies is built.
+        .target(
+            name: "SparkConnect",
+            dependencies: [
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: .when(traits: ["Spark"])),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport",
+                         condition: .when(traits: ["Spark"])),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf", condition: .when(traits: ["Spark"])),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Spark"])),
+            ],
+            exclude: ["Protos"]),
+
         .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
         .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"], exclude: ["Fixtures"]),
         .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory"]),
@@ -57,6 +82,9 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain"]),
+        // Runs against a real local Spark Connect server (scripts/spark-connect.sh); empty
+        // without the Spark trait, like its target.
+        .testTarget(name: "SparkConnectTests", dependencies: ["SparkConnect"], exclude: ["Fixtures"]),
     ]
 )
 
