@@ -13,12 +13,9 @@ extension RunCommand {
         r.sources = sources.compactMap(AuditRequest.SourcePath.init(argument:))
         r.sourceFormats = sourceFormats.compactMap(AuditRequest.SourcePath.init(argument:))
         r.previous = previous.compactMap(AuditRequest.SourcePath.init(argument:))
-        (r.changedOnly, r.pushdown) = (changedOnly, pushdown)
-        r.jobs = threads
-        r.chunkSize = chunkSize
-        r.maxSamples = maxSamples
-        r.failOn = FailThreshold(rawValue: failOn) ?? .error
-        r.failOnNew = failOnNew
+        (r.changedOnly, r.pushdown, r.memoryLimit) = (changedOnly, pushdown, memoryLimit.flatMap(AuditRequest.byteSize))
+        (r.jobs, r.chunkSize, r.maxSamples) = (threads, chunkSize, maxSamples)
+        (r.failOn, r.failOnNew) = (FailThreshold(rawValue: failOn) ?? .error, failOnNew)
         r.asOf = asOf.flatMap(AuditRequest.instant)
         r.baseline = baseline.map { JSONReportBaseline(path: $0) }
         r.history = noHistory ? .none : history.map { .path($0) } ?? .fromRules

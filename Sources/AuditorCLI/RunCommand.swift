@@ -49,6 +49,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Evaluation threads (default: the number of cores; -vv shows how many were used).", valueName: "N"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("The memory the unique rules' key sets may hold, e.g. 512M or 2G (powers of 1024; default: half the RAM). Beyond it they spill to disk and the file is read again; same report.", valueName: "SIZE")) var memoryLimit: String?
+
     @Option(help: "Sample findings kept per rule, and violating records kept per entity.")
     var maxSamples: Int = 20
 
@@ -94,6 +96,7 @@ struct RunCommand: ParsableCommand {
             (jobs ?? 1) < 1 ? "--jobs must be at least 1" : nil,
             maxBytes < 256 ? "--max-bytes must be at least 256 (room for the verdict); got \(maxBytes)" : nil,
             maxSamples < 0 ? "--max-samples must not be negative" : nil,
+            memoryLimit.map { AuditRequest.byteSize($0) == nil ? "--memory-limit must be a size of at least 1M, such as 512M or 2G; got '\(TerminalText.escaped($0))'" : nil } ?? nil,
             chunkSize < 1 ? "--chunk-size must be at least 1" : nil,
             asOf.map { AuditRequest.instant($0) == nil ? "--as-of must be a date (2026-11-20) or a UTC date-time (2026-11-20T06:00:00Z); got '\($0)'" : nil } ?? nil,
             badPair(sources).map { "--source takes NAME=PATH with a source name and a non-empty path, e.g. --source people=exports/people.csv; got '\($0)'" },

@@ -86,6 +86,7 @@ extension TextReporter.Renderer {
             lines.append("  " + cells.joined(separator: "  ") + "  " + status)
             if let engine = input.ranIn { lines.append("    " + w("inputs.ranIn", ["engine": engine])) }
             if let reason = input.pushdownRefused { lines.append("    " + w("inputs.pushdownRefused", ["reason": TerminalText.escaped(reason)])) }
+            if let bytes = input.keysSpilled { lines.append("    " + w("inputs.keysSpilled", ["size": "\(bytes >> 20) MiB"])) }
         }
         return lines
     }

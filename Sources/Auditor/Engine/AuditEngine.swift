@@ -37,6 +37,9 @@ public struct AuditOptions: Sendable {
     /// Run the rules inside the database of every source that can (`--pushdown`), as
     /// `pushdown: true` on a source does for that source.
     public var pushdown = false
+    /// The bytes an entity's unique key sets may hold before they spill to disk
+    /// (`--memory-limit`); nil: half the RAM.
+    public var memoryLimit: Int?
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 8192,
                 maxSamples: Int = 20, failOn: FailThreshold = .error, sourcePaths: [String: String] = [:],
@@ -414,8 +417,13 @@ public struct AuditEngine: Sendable {
     /// - Parameters:
     ///   - lifecycle: How records relate to a previous snapshot (nil: no lifecycle rules, no previous).
     ///   - path: Read this file instead of the source's (the delete pass reads the previous snapshot).
-    private func audit(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?,
-                       lifecycle mode: LifecycleContext.Mode? = nil, path: String? = nil) throws -> EntityPass {
+    ///   - spilled: The unique rules whose keys were spilled to disk, and their duplicates.
+    ///   - sentToSink: Records up to this ordinal already went to the finding sink.
+    /// - Throws: ``KeySetsOverBudget`` when the unique key sets outgrow the memory limit and the
+    ///   input can be read again (see ``audit(_:_:context:prebuilt:lifecycle:path:)``).
+    func auditOnce(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?,
+                   lifecycle mode: LifecycleContext.Mode? = nil, path: String? = nil,
+                   spilled: [Int: DuplicateCursor] = [:], sentToSink: Int = 0) throws -> EntityPass {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
@@ -466,6 +474,11 @@ public struct AuditEngine: Sendable {
         let bound = binding
         let acc = EntityAccumulator(entity: bound, maxSamples: options.maxSamples, sink: options.findingSink,
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
+        acc.spilledDuplicates = spilled
+        acc.sentToSink = sentToSink
+        if spilled.isEmpty, Self.canReadTwice(opened) {
+            if case .deletePass? = mode {} else { acc.uniqueBudget = keySetBudget }
+        }
         var context = context
         if let mode {
             let lifecycle = LifecycleContext(mode: mode, entity: bound, changedOnly: options.changedOnly)
@@ -500,11 +513,12 @@ public struct AuditEngine: Sendable {
                                        if acc.recordsRead == 0 {
                                            acc.expectedRecords = Self.expectedRecords(ev.chunk, totalBytes: reader.totalBytes)
                                        }
-                                       acc.merge(ev)
+                                       try acc.merge(ev)
                                        progress?(AuditOptions.Progress(source: entity.source, records: acc.recordsRead,
                                                                        bytesRead: bytesRead, totalBytes: reader.totalBytes))
                                    })
         if let sinkError = acc.sinkError { throw Self.sinkError(sinkError) }
+        if let over = failure as? KeySetsOverBudget { throw over }
         var stop = failure
         if stop == nil {
             do { try reader.finish() } catch { stop = error }

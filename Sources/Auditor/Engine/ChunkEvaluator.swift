@@ -52,6 +52,8 @@ package struct PassContext: Sendable {
     public var tables: [Int: [KeyTable]] = [:]
     /// Only extract provided keys (the pre-pass of a self-referencing entity).
     public var keysOnly = false
+    /// With ``keysOnly``: also extract the unique rules' keys (the pass that spills them).
+    var uniqueKeysToo = false
     /// Whether to extract provided keys (false when a pre-pass already built them).
     public var buildProvidedKeys = true
     /// Snapshot comparison for this entity, when it has a previous snapshot or lifecycle rules.
@@ -303,7 +305,13 @@ package enum ChunkEvaluator {
         if context.buildProvidedKeys || context.keysOnly {
             result.providedKeys = entity.plan.providedKeys.map { KeyEncoder.column($0, typed, chunk, bytes) }
         }
-        if context.keysOnly { return }
+        if context.keysOnly {
+            guard context.uniqueKeysToo else { return }
+            for (k, rule) in entity.plan.keyRules.enumerated() {
+                if case .unique = rule.kind { result.uniqueKeys.append((k, KeyEncoder.column(rule.shape, typed, chunk, bytes))) }
+            }
+            return
+        }
         for (k, rule) in entity.plan.keyRules.enumerated() {
             let keys = KeyEncoder.column(rule.shape, typed, chunk, bytes)
             // Evaluated: the records whose every key attribute is present and valid (see

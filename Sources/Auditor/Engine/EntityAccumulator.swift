@@ -13,7 +13,14 @@ final class EntityAccumulator {
     var recordsRead = 0
     private(set) var excluded = 0
     /// Per unique key rule: the keys seen so far.
-    private var uniqueTables: [Int: KeyTable] = [:]
+    private var uniqueTables: [Int: UniqueKeys] = [:]
+    /// The bytes the unique key sets may hold; beyond it ``merge(_:)`` throws
+    /// ``KeySetsOverBudget`` (the engine then spills them to disk and reads again). nil: no limit.
+    var uniqueBudget: Int?
+    /// Per unique key rule, when its keys were spilled: the duplicate records, in input order.
+    var spilledDuplicates: [Int: DuplicateCursor] = [:]
+    /// Records up to this ordinal already went to the sink (in a pass that was read again).
+    var sentToSink = 0
     /// The key sets other entities reference (built here, or by a key pre-pass).
     private(set) var providedTables: [KeyTable]
     private let buildsProvided: Bool
@@ -86,7 +93,9 @@ final class EntityAccumulator {
     }
 
     /// Merges the next chunk (chunks must arrive in order).
-    func merge(_ ev: ChunkEvaluation) {
+    /// - Throws: ``KeySetsOverBudget`` when the unique key sets outgrow ``uniqueBudget``, before
+    ///   any record of this chunk goes to the sink; an error reading a spilled duplicate list.
+    func merge(_ ev: ChunkEvaluation) throws {
         let chunk = ev.chunk
         entity.files?.note(chunk)
         recordsRead += chunk.count
@@ -123,16 +132,32 @@ final class EntityAccumulator {
         var firstSeen = [Int64: Int64]()       // (row << 32 | check) → first location
         if !ev.uniqueKeys.isEmpty {
             for (k, keys) in ev.uniqueKeys {
-                let table = uniqueTables[k] ?? KeyTable(capacity: expectedRecords ?? 1024)
-                uniqueTables[k] = table
+                if let spilled = spilledDuplicates[k] {
+                    let check = entity.plan.keyRules[k].check
+                    keys.forEach { row, key in
+                        if let first = spilled.first(at: chunk.ordinal(Int(row)), key: key) {
+                            hits.append(Hit(row: row, check: Int32(check)))
+                            firstSeen[Int64(row) << 32 | Int64(check)] = first
+                        }
+                    }
+                    if let failure = spilled.failure { throw failure }
+                    continue
+                }
+                // Taken out of the dictionary while it grows, so that its arrays stay unshared.
+                var table = uniqueTables.removeValue(forKey: k) ?? UniqueKeys(expected: expectedRecords)
+                defer { uniqueTables[k] = table }
                 let check = entity.plan.keyRules[k].check
                 keys.ints.withUnsafeBufferPointer { table.prefetch($0) }
                 keys.forEach { row, key in
-                    if let first = table.insert(key, location: chunk.locations[Int(row)]).first {
+                    if let first = table.insert(key, location: chunk.locations[Int(row)]) {
                         hits.append(Hit(row: row, check: Int32(check)))
                         firstSeen[Int64(row) << 32 | Int64(check)] = first
                     }
                 }
+            }
+            if let budget = uniqueBudget {
+                let bytes = uniqueTables.values.reduce(0) { $0 + $1.memoryBytes }
+                if bytes > budget { throw KeySetsOverBudget(bytes: bytes, sentToSink: sentToSink) }
             }
             hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         }
@@ -209,8 +234,9 @@ final class EntityAccumulator {
                                            location: FindingBuilder.location(entity, chunk, Int(row)),
                                            key: FindingBuilder.key(entity, chunk, Int(row)), findings: rowFindings)
                 if keepRecord { records.append(group) }
-                if let sink, sinkError == nil {
+                if let sink, sinkError == nil, chunk.ordinal(Int(row)) > sentToSink {
                     do { try sink.receive(group) } catch { sinkError = error }
+                    sentToSink = chunk.ordinal(Int(row))
                 }
             }
         }

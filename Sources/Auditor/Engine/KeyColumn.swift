@@ -42,6 +42,15 @@ extension KeyTable {
     }
 }
 
+extension UniqueKeys {
+    mutating func insert(_ key: KeyValue, location: Int64) -> Int64? {
+        switch key {
+        case .integer(let v): return insert(v, location: location)
+        case .bytes(let b): return insert(b, location: location)
+        }
+    }
+}
+
 /// Typed values of one attribute in a chunk, as ``ChunkEvaluator/classify`` left them
 /// (see ``ChunkColumns``, which computes each once per chunk).
 struct TypedColumn: Sendable {

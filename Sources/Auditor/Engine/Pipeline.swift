@@ -32,13 +32,14 @@ enum Pipeline {
     ///   - evaluate: Called for each chunk on a worker thread or the calling thread, in any order.
     ///   - merge: Called on the calling thread with each chunk's result, in input order, and
     ///     the reader's ``RecordReader/bytesRead`` as of that chunk (for progress displays).
+    ///     An error it throws stops the input as a reader's would.
     /// - Returns: The error that stopped the input, if any (the chunks before it are merged).
     static func run<Result: Sendable>(reader: any RecordReader, chunkSize: Int, jobs: Int,
                                       evaluate: @escaping @Sendable (RecordChunk) -> Result,
-                                      merge: (Result, Int64) -> Void) -> (any Error)? {
+                                      merge: (Result, Int64) throws -> Void) -> (any Error)? {
         if jobs <= 1 {
             do {
-                while let chunk = try reader.nextChunk(maxRecords: chunkSize) { merge(evaluate(chunk), reader.bytesRead) }
+                while let chunk = try reader.nextChunk(maxRecords: chunkSize) { try merge(evaluate(chunk), reader.bytesRead) }
                 return nil
             } catch {
                 return error
@@ -61,7 +62,12 @@ enum Pipeline {
                 process(item, state, evaluate: evaluate)
                 continue merging
             }
-            for result in done.results { merge(result, done.bytesRead) }
+            do {
+                for result in done.results { try merge(result, done.bytesRead) }
+            } catch {
+                failure = error
+                break merging
+            }
             state.merged()
             index += 1
             switch done.stop {

@@ -113,6 +113,9 @@ public struct InputSummary: Sendable, Equatable {
     public var ranIn: String? = nil
     /// Why a source that asked for pushdown was read in full instead.
     public var pushdownRefused: String? = nil
+    /// The bytes the unique key sets held when they outgrew the memory limit: they were
+    /// spilled to disk and the input read again (`--memory-limit`); nil when they fit.
+    public var keysSpilled: Int? = nil
 
     public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
                 complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double, isPrevious: Bool = false) {

@@ -26,6 +26,24 @@ public struct AuditRequest {
         case none
     }
 
+    /// The bytes of `--memory-limit`: a whole number with an optional unit K, M, G or T
+    /// (powers of 1024; `KB`, `KiB`… too), at least 1 MiB; nil otherwise.
+    public static func byteSize(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("T", 40), ("G", 30), ("M", 20), ("K", 10), ("", 0)]
+        var t = text.uppercased()
+        for suffix in ["IB", "B"] where t.hasSuffix(suffix) && t.count > suffix.count {
+            t.removeLast(suffix.count)
+            break
+        }
+        for (unit, shift) in units where t.hasSuffix(unit) {
+            let digits = t.dropLast(unit.count)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
+                  n <= Int.max >> shift, n << shift >= 1 << 20 else { return nil }
+            return n << shift
+        }
+        return nil
+    }
+
     /// Seconds since 1970 of `2026-11-20` (midnight UTC) or `2026-11-20T06:00:00Z` (`--as-of`),
     /// or nil when the text is neither.
     public static func instant(_ text: String) -> Int64? {
@@ -98,6 +116,9 @@ public struct AuditRequest {
     public var changedOnly = false
     /// `--pushdown`: run the rules inside the database of every source that can.
     public var pushdown = false
+    /// `--memory-limit`: the bytes an entity's unique key sets may hold before they spill to
+    /// disk; nil: half the RAM.
+    public var memoryLimit: Int?
     /// Evaluation threads.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Records per chunk.

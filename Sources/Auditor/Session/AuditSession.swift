@@ -68,6 +68,7 @@ public struct AuditSession {
         options.previousPaths = previousPaths
         options.changedOnly = request.changedOnly
         options.pushdown = request.pushdown
+        options.memoryLimit = request.memoryLimit
         let engine = AuditEngine(registry: request.registry, options: options, toolVersion: request.toolVersion)
         let result: AuditResult
         do {
