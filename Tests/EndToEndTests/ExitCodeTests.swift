@@ -95,6 +95,7 @@ struct ExitCodeTests {
         Usage(arguments: ["run", "rules/people.yml", "--fail-on", "sometimes"], mentions: "'sometimes'"),
         Usage(arguments: ["run", "rules/people.yml", "--color", "rainbow"], mentions: "'rainbow'"),
         Usage(arguments: ["run", "rules/people.yml", "--max-samples", "-1"], mentions: "--max-samples"),
+        Usage(arguments: ["run", "rules/people.yml", "--memory-limit", "1.5G"], mentions: "'1.5G'"),
         Usage(arguments: ["run", "rules/people.yml", "--no-such-flag"], mentions: "--no-such-flag"),
         Usage(arguments: ["frobnicate"], mentions: "frobnicate"),
     ]

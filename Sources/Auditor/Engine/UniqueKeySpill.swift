@@ -42,10 +42,14 @@ final class UniqueKeySpill {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// A key's partition: bits 28–35 of its hash, which the tables that resolve a partition do
+    /// not use for its slots (``UniqueKeys`` takes the top bits, ``KeyTable`` the low ones up
+    /// to its size). Bits they share would be equal for all of a partition's keys and crowd a
+    /// fraction of the table (the top 8 bits did: 60 % of a spilled 1M-row audit).
     static func partition(_ key: KeyValue) -> Int {
         switch key {
-        case .integer(let v): return Int(truncatingIfNeeded: KeyTable.hash(v) >> 56)
-        case .bytes(let b): return Int(truncatingIfNeeded: KeyTable.hash(b) >> 56)
+        case .integer(let v): return Int(truncatingIfNeeded: (KeyTable.hash(v) >> 28) & 0xFF)
+        case .bytes(let b): return Int(truncatingIfNeeded: (KeyTable.hash(b) >> 28) & 0xFF)
         }
     }
 
