@@ -84,7 +84,7 @@ struct SparkSourceTests {
         let server = try await SparkTestServer.get()
         let rules = try Self.rules(data)
         let expected = try Self.expected(data)
-        #expect(expected.count == 27)
+        #expect(expected.count == 26, "the 27 benchmark rule ids but csv.row.ragged")
         for samples in ["20", "2"] {
             let (streamed, pushed) = try await AuditorBinary.sameReport(
                 ["run", rules, "--source", "people=\(server.url)", "--source", "departments=\(server.url)", "--max-samples", samples])
@@ -96,7 +96,10 @@ struct SparkSourceTests {
                 let people = try #require(AuditorBinary.input(report, source: "people"))
                 #expect((people["records"] as? NSNumber)?.intValue == 20_000)
                 #expect(people["format"] as? String == "spark")
-                #expect((people["path"] as? String)?.contains("token=***") == true, "the token is never shown: \(people)")
+                if let token = server.token {
+                    #expect((people["path"] as? String)?.contains("token=***") == true, "the token is never shown: \(people)")
+                    #expect(!String(describing: report).contains(token))
+                }
             }
             let people = try #require(AuditorBinary.input(pushed, source: "people"))
             #expect(people["ranIn"] as? String == "spark", "\(people)")
@@ -132,7 +135,8 @@ struct SparkSourceTests {
         }
         let a = findings(try AuditorBinary.json(spark)), b = findings(try AuditorBinary.json(csv))
         var compared = 0
-        for (id, samples) in b.sorted(by: { $0.key < $1.key }) where !["person.id.unique", "csv.row.ragged"].contains(id) {
+        // The CSV reader's structural rules (csv.row.ragged, csv.encoding…) have no Spark counterpart.
+        for (id, samples) in b.sorted(by: { $0.key < $1.key }) where id != "person.id.unique" && !id.hasPrefix("csv.") {
             #expect(a[id] == samples, "\(id): Spark \(a[id] ?? []) vs CSV \(samples)")
             compared += 1
         }

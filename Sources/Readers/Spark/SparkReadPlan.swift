@@ -6,7 +6,8 @@ import SparkConnect
 /// `files:`), the columns the rules need, their kinds, and the order that numbers the rows.
 ///
 /// Spark has no physical row order, so the reader imposes one: by the `locate:` column when
-/// the block names one (findings then say `table[id=7]`), else by every column read, in
+/// the block names one (findings then say `table[id=7]`; a STRING key in numeric order, and
+/// a row whose key is not an integer is located by its ordinal), else by every column read, in
 /// schema order (findings say the 1-based ordinal in that order). Rows equal in every column
 /// read are interchangeable, so samples, locations and ordinals are the same on every run and
 /// in both reads (streaming, pushed down), and equal to a file's when its rows are in that order.
@@ -89,8 +90,9 @@ struct SparkReadPlan {
         var keyIndex: Int?
         var style = LocationStyle.ordinal
         if let locate = options.locate {
-            guard let k = readable.firstIndex(of: locate), case .int = described[k].type else {
-                throw AuditError(.invalidRules, "'locate: \(locate)' must name an integer column of \(what); its columns: "
+            // An integer column, or a STRING one that holds integers (a CSV read without inferSchema).
+            guard let k = readable.firstIndex(of: locate), [.integer, .text].contains(kind(described[k].type)) else {
+                throw AuditError(.invalidRules, "'locate: \(locate)' must name an integer or string column of \(what); its columns: "
                                      + readable.joined(separator: ", "), location: options.mark?.description ?? displayPath)
             }
             if let at = chosen.firstIndex(of: k) {
@@ -109,7 +111,12 @@ struct SparkReadPlan {
         }
         // The key first, then every column read: a deterministic order even if the key repeats.
         var ordered = columns
-        if let k = keyIndex { ordered = [columns[k]] + columns.enumerated().filter { $0.offset != k }.map(\.element) }
+        if let k = keyIndex {
+            ordered = columns.enumerated().filter { $0.offset != k }.map(\.element)
+            ordered.insert(columns[k], at: 0)
+            // A STRING key in numeric order (then as text, for what is not a number).
+            if kind(described[select[k]].type) == .text { ordered.insert("try_cast(\(columns[k]) AS BIGINT)", at: 0) }
+        }
         let order = ordered.isEmpty ? "1" : ordered.map { "\($0) ASC NULLS FIRST" }.joined(separator: ", ")
         return SparkReadPlan(relation: relation, what: what, fields: fields, select: columns.isEmpty ? ["NULL"] : columns,
                              kinds: (columns.isEmpty ? [SparkColumnKind.text] : select.map { kind(described[$0].type) }),

@@ -69,7 +69,10 @@ package final class SparkReader: RecordReader {
             let ordinal: Int64
             if pushed, case .int(let n) = row[0] { ordinal = n } else { ordinal = Int64(produced + r - next + 1) }
             var location = ordinal
-            if let k = plan.keyIndex, case .int(let key) = row[offset + k] { location = key }
+            if let k = plan.keyIndex {
+                if case .int(let key) = row[offset + k] { location = key }
+                if case .string(let text) = row[offset + k], let key = Int64(text) { location = key }
+            }
             builder.beginRecord(location: location)
             if pushed { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
             for c in 0 ..< schema.fields.count {
