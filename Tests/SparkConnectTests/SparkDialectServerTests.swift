@@ -125,5 +125,27 @@ struct SparkDialectServerTests {
         #expect(run.status == 66, "\(run)")
         #expect(run.stderr.contains("cannot reach the Spark Connect server at 127.0.0.1:\(port)"), "\(run)")
     }
+    @Test("a server that accepts and never answers: exit 75 after the block's timeout, never a hang")
+    func silentServer() async throws {
+        let silent = try SilentListener()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-silent-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try """
+            version: 1
+            sources:
+              t: { path: "sc://127.0.0.1:\(silent.port)", spark: { table: t, timeout: 2 } }
+            entities:
+              Row:
+                source: t
+                attributes:
+                  id: { type: integer }
+            """.write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let started = ContinuousClock.now
+        let run = try await AuditorBinary.offPool { try AuditorBinary.run(["run", "rules.yml"], in: scratch.path) }
+        #expect(run.status == 75, "\(run)")
+        #expect(run.stderr.contains("did not answer in time"), "\(run)")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
 }
 #endif

@@ -221,5 +221,31 @@ struct SparkSourceTests {
             #expect(violations > 3000, "the table is full of faults")
         }
     }
+    @Test("files: the same CSV read through a temporary view gives the same counts; missing files exit 66")
+    func filesThroughATemporaryView() async throws {
+        let data = try await Self.bench.value.get()
+        let server = try await SparkTestServer.get()
+        let text = try String(contentsOfFile: try Self.rules(data), encoding: .utf8)
+            .replacingOccurrences(of: "spark: { table: bench_people, locate: id }",
+                                  with: "spark: { files: \"\(data.path)/spark-people.csv\", format: csv, locate: id, "
+                                      + "options: { header: \"true\", multiLine: \"true\", escape: \"\\\"\" } }")
+        let rules = data.appendingPathComponent("files.yml").path
+        try text.write(toFile: rules, atomically: true, encoding: .utf8)
+        let run = try await AuditorBinary.offPool {
+            try AuditorBinary.run(["run", rules, "--source", "people=\(server.url)", "--source", "departments=\(server.url)",
+                                   "--format", "json"])
+        }
+        let got = AuditorBinary.violations(try AuditorBinary.json(run))
+        for (id, want) in try Self.expected(data).sorted(by: { $0.key < $1.key }) {
+            #expect(got[id] == want, "\(id): expected \(want), the report says \(got[id].map(String.init) ?? "nothing")")
+        }
+        let missing = data.appendingPathComponent("missing.yml").path
+        try text.replacingOccurrences(of: "spark-people.csv", with: "no-such-file.csv").write(toFile: missing, atomically: true, encoding: .utf8)
+        let failed = try await AuditorBinary.offPool {
+            try AuditorBinary.run(["run", missing, "--source", "people=\(server.url)", "--source", "departments=\(server.url)"])
+        }
+        #expect(failed.status == 66, "\(failed)")
+        #expect(failed.stderr.contains("has no csv files"), "\(failed)")
+    }
 }
 #endif
