@@ -56,6 +56,16 @@ struct SparkDialectServerTests {
         #expect(try await evaluate({ $0.dateText("x", .datetime) }, ["2020-02-29T12:00:00Z"]) == [.date(days: 18321)])
     }
 
+    @Test("a column of a case-insensitive collation is still compared byte for byte")
+    func collation() async throws {
+        let dialect = SparkDialect(columns: ["x": ("`x`", .text)])
+        let pattern = try Pattern("[A-Z]+")
+        let sql = "SELECT \(dialect.bytes("x")) IN ('US'), \(try #require(dialect.matches("x", pattern))) "
+            + "FROM (SELECT CAST(v AS STRING COLLATE UTF8_LCASE) AS x FROM VALUES ('us'), ('US') AS t(v))"
+        let rows = try await client().sql(sql).rows
+        #expect(rows == [[.bool(false), .bool(false)], [.bool(true), .bool(true)]])
+    }
+
     @Test("char_length counts Unicode scalars, as the streaming engine does")
     func characterLength() async throws {
         let values = ["🦄", "e\u{301}", "Zoë", "", "日本"]

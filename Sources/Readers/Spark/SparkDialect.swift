@@ -105,7 +105,7 @@ final class SparkDialect: SQLDialect {
 
     func matches(_ field: String, _ pattern: Pattern) -> String? {
         guard let (col, kind) = columns[field], kind == .text, let regex = Self.javaRegex(pattern.source) else { return nil }
-        return "(\(col) rlike \(literal("^(?:" + regex + ")\\z")))"
+        return "(\(binary(col)) rlike \(literal("^(?:" + regex + ")\\z")))"
     }
 
     /// The pattern as a Java regular expression, when it keeps to the subset whose meaning is
@@ -125,8 +125,15 @@ final class SparkDialect: SQLDialect {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
-    /// Spark compares STRING values by their bytes (the default UTF8_BINARY collation).
-    func bytes(_ field: String) -> String { columns[field]?.column ?? "NULL" }
+    /// A STRING column under the UTF8_BINARY collation (byte equality and order): Spark 4's
+    /// columns may carry another (`STRING COLLATE UTF8_LCASE`), under which `=` and `IN` would
+    /// call `'us'` equal to `'US'`.
+    private func binary(_ col: String) -> String { "(\(col) COLLATE UTF8_BINARY)" }
+
+    func bytes(_ field: String) -> String {
+        guard let (col, kind) = columns[field] else { return "NULL" }
+        return kind == .text ? binary(col) : col
+    }
 
     func isTrue(_ field: String) -> String {
         guard let (col, kind) = columns[field] else { return "FALSE" }
@@ -156,7 +163,8 @@ final class SparkDialect: SQLDialect {
         for field in fields {
             guard let (col, kind) = columns[field.name] else { return nil }
             switch (kind, field.type) {
-            case (.text, .string), (.integer, .integer), (.integer, .decimal), (.decimal, .decimal): keys.append(col)
+            case (.text, .string): keys.append(binary(col))
+            case (.integer, .integer), (.integer, .decimal), (.decimal, .decimal): keys.append(col)
             case (.text, .integer): guard let n = number(field.name, .integer) else { return nil }; keys.append(n)
             default: return nil
             }
