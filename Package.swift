@@ -34,8 +34,11 @@ let package = Package(
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
         .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
                                                 .product(name: "Crypto", package: "swift-crypto")]),
+        // SparkConnect only with the Spark trait: `spark:` sources (Sources/Readers/Spark, all `#if Spark`).
         .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ",
-                                                   "CZlib", "CZstdShim"], path: "Sources/Readers"),
+                                                   "CZlib", "CZstdShim",
+                                                   .target(name: "SparkConnect", condition: .when(traits: ["Spark"]))],
+                path: "Sources/Readers"),
         .target(name: "AuditorReports", dependencies: ["Auditor"], path: "Sources/Reports"),
         // The run history (`--history`, `auditor history`): the core's `RunHistory` in an SQLite file.
         .target(name: "AuditorHistory", dependencies: ["Auditor", "SQLiteSupport", "CSQLite"], path: "Sources/History"),
@@ -84,7 +87,9 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain"]),
         // Runs against a real local Spark Connect server (scripts/spark-connect.sh); empty
         // without the Spark trait, like its target.
-        .testTarget(name: "SparkConnectTests", dependencies: ["SparkConnect"], exclude: ["Fixtures"]),
+        // AuditorMain: the `spark:` source's end-to-end tests run the built binary.
+        .testTarget(name: "SparkConnectTests",
+                    dependencies: ["SparkConnect", "AuditorReaders", "Auditor", "AuditorMain"], exclude: ["Fixtures"]),
     ]
 )
 

@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
     var previous: [String] = []
 
     @Flag(help: "Evaluate rules only on records inserted or updated since --previous (cross-record rules still see every record's key).") var changedOnly = false
-    @Flag(help: "Run the rules inside the database of every source that can (sqlite:, postgres: tables), as 'pushdown: true' on a source does: only counts and the records that may fail leave it. Same report as without.") var pushdown = false
+    @Flag(help: "Run the rules inside the database of every source that can (sqlite:, postgres:, spark: tables), as 'pushdown: true' on a source does: only counts and the records that may fail leave it. Same report as without.") var pushdown = false
 
     @Option(help: ArgumentHelp("Report format: \(StandardReporters.formats.joined(separator: ", ")).", valueName: "FORMAT"), completion: .list(StandardReporters.formats))
     var format: String = "text"

@@ -262,6 +262,8 @@ struct PostgresReaderTests {
         #expect(registry.factory(forPath: "mysql://h/db") == nil)
         #expect(SourceURL.redacted("postgresql://u:pw@h:5/db?sslmode=require&password=x") == "postgresql://u:***@h:5/db?sslmode=require&password=***")
         #expect(SourceURL.redacted("postgresql://u@h/db") == "postgresql://u@h/db")
+        #expect(SourceURL.redacted("sc://h:15002/;user_id=ana;token=s3cret") == "sc://h:15002/;user_id=ana;token=***")
+        #expect(SourceURL.redacted("sc://h:15002") == "sc://h:15002")
         #expect(SourceURL.hasPassword("postgresql://u:pw@h/db"))
         #expect(!SourceURL.hasPassword("postgresql://u@h/db?host=/tmp"))
         #expect(!SourceURL.isURL("/data/people.csv"))

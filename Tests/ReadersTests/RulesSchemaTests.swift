@@ -113,6 +113,7 @@ import Testing
         #expect(try def("xmlField") == Set(XMLReaderOptions.fieldKeys))
         #expect(try def("sqliteOptions") == Set(SQLiteOptions.keys))
         #expect(try def("postgresOptions") == Set(PostgresOptions.keys))
+        #expect(try def("sparkOptions") == Set(SparkOptions.keys))
         #expect(try def("jsonlOptions") == Set(JSONLOptions.keys))
         #expect(try def("jsonlField") == Set(JSONLOptions.fieldKeys))
 

@@ -29,7 +29,7 @@ extension Profiler {
         var options = [String: String]()
         switch factory.format {
         case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        case "postgres": options["table"] = selector ?? table ?? name   // postgresql://host/db#TABLE
+        case "postgres", "spark": options["table"] = selector ?? table ?? name   // postgresql://host/db#TABLE, sc://host:port#TABLE
         case "xml":
             guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
             options["record"] = record

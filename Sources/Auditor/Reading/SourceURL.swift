@@ -35,7 +35,8 @@ package enum SourceURL {
     }
 
     /// The URL as reports, logs and errors show it: a password in the user information
-    /// becomes `***`, and so does the value of a `password=` parameter. Other paths are
+    /// becomes `***`, and so does the value of a `password=` parameter and of a Spark Connect
+    /// `;token=` parameter. Other paths are
     /// returned unchanged.
     package static func redacted(_ path: String) -> String {
         guard isURL(path), let schemeEnd = path.firstRange(of: "://") else { return path }
@@ -48,7 +49,13 @@ package enum SourceURL {
         } else {
             result += authority
         }
-        let tail = rest[authorityEnd...]
+        var tail = rest[authorityEnd...]
+        // Spark Connect's `sc://host:port/;token=…;user_id=…` parameters: the token is a secret.
+        if tail.contains(";") {
+            tail = Substring(tail.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
+                part.lowercased().hasPrefix("token=") ? "token=***" : String(part)
+            }.joined(separator: ";"))
+        }
         guard let question = tail.firstIndex(of: "?") else { return result + tail }
         result += tail[...question]
         let pairs = tail[tail.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)

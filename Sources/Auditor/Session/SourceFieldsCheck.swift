@@ -25,8 +25,8 @@ package enum SourceFieldsCheck {
                                         fields: entity.fields,
                                         missingFieldsAllowed: true)
             let reader = try factory.open(request)
-            // CSV, SQLite and PostgreSQL know every field when opened; an XML document only once read.
-            if factory.format != "csv" && factory.format != "sqlite" && factory.format != "postgres" {
+            // CSV, SQLite, PostgreSQL and Spark know every field when opened; an XML document only once read.
+            if !["csv", "sqlite", "postgres", "spark"].contains(factory.format) {
                 while try reader.nextChunk(maxRecords: 4096) != nil {}
             }
             let available = reader.availableFields

@@ -1,0 +1,137 @@
+#if Spark
+import Auditor
+import SparkConnect
+
+/// What a ``SparkReader`` reads: the relation (a catalog table, or a temporary view over the
+/// `files:`), the columns the rules need, their kinds, and the order that numbers the rows.
+///
+/// Spark has no physical row order, so the reader imposes one: by the `locate:` column when
+/// the block names one (findings then say `table[id=7]`; a STRING key in numeric order, and
+/// a row whose key is not an integer is located by its ordinal), else by every column read, in
+/// schema order (findings say the 1-based ordinal in that order). Rows equal in every column
+/// read are interchangeable, so samples, locations and ordinals are the same on every run and
+/// in both reads (streaming, pushed down), and equal to a file's when its rows are in that order.
+struct SparkReadPlan {
+    /// The relation as FROM names it: `` `db`.`people` `` or the temporary view.
+    var relation: String
+    /// For messages: "table 'people'", "the parquet files 's3a://…'".
+    var what: String
+    /// The requested fields that are columns, in request order.
+    var fields: [String]
+    /// The columns the read selects: the key column first when it is not a field, then `fields`'.
+    var select: [String]
+    var kinds: [SparkColumnKind]
+    /// Selected columns before the first field (the key column when it is not requested).
+    var leading = 0
+    /// The index in `select` of the column that locates rows.
+    var keyIndex: Int?
+    var locationStyle: LocationStyle = .ordinal
+    /// The ORDER BY that numbers the rows.
+    var order: String
+    var available: [String]
+    /// Field → (quoted column, kind), for the dialect.
+    var mapping: [String: (column: String, kind: SparkColumnKind)]
+
+    /// `` `a`.`b` `` of `a.b`: each dot-separated part quoted, backticks doubled.
+    static func quoted(_ name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false)
+            .map { "`" + $0.replacingOccurrences(of: "`", with: "``") + "`" }.joined(separator: ".")
+    }
+
+    static func kind(_ type: ArrowType) -> SparkColumnKind {
+        switch type {
+        case .int: return .integer
+        case .float: return .real
+        case .decimal: return .decimal
+        case .bool: return .boolean
+        case .date: return .date
+        case .timestamp: return .timestamp
+        case .binary, .largeBinary: return .binary
+        case .null, .utf8, .largeUTF8: return .text
+        }
+    }
+
+    /// Resolves the source and plans the read.
+    /// - Throws: ``AuditError``: no such table or files (65/66), a `locate:` that is not an
+    ///   integer column (78), the server's failures.
+    static func make(_ options: SparkOptions, sourceName: String, fields requested: [String],
+                     session: inout SparkSession, displayPath: String) throws(AuditError) -> SparkReadPlan {
+        let relation: String
+        let what: String
+        switch options.source {
+        case .table(let name):
+            relation = quoted(name)
+            what = "table or view '\(name)'"
+        case .files(let path, let format, let pairs):
+            what = "\(format) files '\(path)'"
+            let view = "auditor_" + String(sourceName.unicodeScalars.filter { $0.properties.isAlphabetic && $0.isASCII || ("0" ... "9").contains($0) }
+                .map(Character.init)) + "_\(UInt32.random(in: 0 ... UInt32.max))"
+            relation = quoted(view)
+            let dialect = SparkDialect(columns: [:])
+            let settings = ([("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+                .map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
+            _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(settings))",
+                                stage: .resolve(what: what))
+        }
+        let described = try session.run("SELECT * FROM \(relation) LIMIT 0", stage: .resolve(what: what)).columns
+        let readable = described.map(\.name)
+        var chosen = [Int]()
+        var fields = [String]()
+        let wanted = requested.isEmpty ? readable : requested
+        for field in wanted where !fields.contains(field) {
+            // A field that is not a column is left out: the engine reports it against the rules file.
+            if let i = readable.firstIndex(of: field) ?? readable.firstIndex(where: { $0.lowercased() == field.lowercased() }) {
+                chosen.append(i)
+                fields.append(field)
+            }
+        }
+        var select = chosen
+        var leading = 0
+        var keyIndex: Int?
+        var style = LocationStyle.ordinal
+        if let locate = options.locate {
+            // An integer column, or a STRING one that holds integers (a CSV read without inferSchema).
+            guard let k = readable.firstIndex(of: locate), [.integer, .text].contains(kind(described[k].type)) else {
+                throw AuditError(.invalidRules, "'locate: \(locate)' must name an integer or string column of \(what); its columns: "
+                                     + readable.joined(separator: ", "), location: options.mark?.description ?? displayPath)
+            }
+            if let at = chosen.firstIndex(of: k) {
+                keyIndex = at
+            } else {
+                select.insert(k, at: 0)
+                leading = 1
+                keyIndex = 0
+            }
+            style = .key(container: options.source.container, name: readable[k])
+        }
+        let columns = select.map { quoted(readable[$0]) }
+        var mapping = [String: (column: String, kind: SparkColumnKind)]()
+        for (i, field) in fields.enumerated() {
+            mapping[field] = (columns[leading + i], kind(described[select[leading + i]].type))
+        }
+        // The key first, then every column read: a deterministic order even if the key repeats.
+        var ordered = columns
+        if let k = keyIndex {
+            ordered = columns.enumerated().filter { $0.offset != k }.map(\.element)
+            ordered.insert(columns[k], at: 0)
+            // A STRING key in numeric order (then as text, for what is not a number).
+            if kind(described[select[k]].type) == .text { ordered.insert("try_cast(\(columns[k]) AS BIGINT)", at: 0) }
+        }
+        let order = ordered.isEmpty ? "1" : ordered.map { "\($0) ASC NULLS FIRST" }.joined(separator: ", ")
+        return SparkReadPlan(relation: relation, what: what, fields: fields, select: columns.isEmpty ? ["NULL"] : columns,
+                             kinds: (columns.isEmpty ? [SparkColumnKind.text] : select.map { kind(described[$0].type) }),
+                             leading: columns.isEmpty ? 1 : leading, keyIndex: keyIndex, locationStyle: style, order: order,
+                             available: readable, mapping: mapping)
+    }
+}
+
+extension SparkOptions.Source {
+    /// What locations name: the table, or the files.
+    var container: String {
+        switch self {
+        case .table(let name): return name
+        case .files(let path, _, _): return path
+        }
+    }
+}
+#endif

@@ -1,0 +1,85 @@
+#if Spark
+import Auditor
+import Dispatch
+import SparkConnect
+
+/// A ``SparkConnectClient`` for the synchronous reader: each statement runs as a task and the
+/// calling thread waits for it.
+///
+/// The audit engine reads on plain threads (the main thread, the pipeline's producer), never
+/// on Swift's cooperative pool, so waiting here holds no thread the task needs. Code that
+/// audits from an `async` context must do it off the cooperative pool (a `Thread`), as the
+/// engine does for every reader.
+struct SparkSession {
+    let client: SparkConnectClient
+    /// `host:port`, for messages.
+    let target: String
+    let displayPath: String
+    /// How many statements this session sent (each a Spark job or more); the docs cite it.
+    private(set) var statements = 0
+
+    /// Opens the session: the connection is made by the first statement, which sets the
+    /// session's SQL semantics (see ``settings``).
+    /// - Throws: ``AuditError`` (see ``SparkErrors``).
+    init(url: String, displayPath: String, timeoutSeconds: Int) throws(AuditError) {
+        do {
+            client = try SparkConnectClient(url, timeout: .seconds(timeoutSeconds))
+        } catch let error as SparkConnectError {
+            throw SparkErrors.auditError(error, stage: .open, target: url, displayPath: displayPath)
+        } catch {
+            throw AuditError(.invalidRules, "'\(displayPath)' is not a Spark Connect URL (sc://host:port)", location: displayPath,
+                             cause: String(describing: error))
+        }
+        target = "\(client.url.host):\(client.url.port)"
+        self.displayPath = displayPath
+        for setting in Self.settings { _ = try run(setting, stage: .open) }
+    }
+
+    /// The session's SQL semantics, set before anything else (never left to the server's
+    /// defaults, which a cluster's administrator may change):
+    ///
+    /// - ANSI mode on: an overflow or an invalid cast that slipped past the dialect's checks
+    ///   fails the query (an internal error, exit 70) instead of becoming a silent NULL or a
+    ///   wrapped-around number that could call a failing record passing. The dialect never
+    ///   casts text it has not validated, and uses `try_cast` (NULL, never an error) even
+    ///   there, since Spark's optimizer may evaluate a cast before the guard that protects it.
+    /// - The session time zone is UTC: a timestamp's date is its UTC date, as the streaming
+    ///   engine takes it.
+    static let settings = ["SET spark.sql.ansi.enabled=true", "SET spark.sql.session.timeZone=UTC"]
+
+    /// Runs one statement and waits for its rows.
+    /// - Throws: ``AuditError`` for the stage (see ``SparkErrors``).
+    mutating func run(_ sql: String, stage: SparkErrors.Stage) throws(AuditError) -> SparkResult {
+        statements += 1
+        PushdownLowering.trace(sql)
+        let box = ResultBox()
+        let semaphore = DispatchSemaphore(value: 0)
+        let client = client
+        Task.detached {
+            do {
+                box.result = .success(try await client.sql(sql))
+            } catch {
+                box.result = .failure(error)
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        switch box.result {
+        case .success(let result)?: return result
+        case .failure(let error as SparkConnectError)?:
+            throw SparkErrors.auditError(error, stage: stage, target: target, displayPath: displayPath, sql: sql)
+        case .failure(let error)?:
+            throw AuditError(.internal, "the Spark Connect call failed: \(error)", location: displayPath)
+        case nil:
+            throw AuditError(.internal, "the Spark Connect call ended without a result", location: displayPath)
+        }
+    }
+}
+
+/// The result of one call, handed from the task to the waiting thread.
+// @unchecked Sendable: `result` is written once by the task before it signals the semaphore,
+// and read by the waiting thread only after the wait returns (the semaphore orders the two).
+private final class ResultBox: @unchecked Sendable {
+    var result: Result<SparkResult, any Error>?
+}
+#endif

@@ -1,0 +1,120 @@
+import Auditor
+
+/// The `spark:` block of a source: what a Spark Connect server reads for the audit.
+///
+/// ```yaml
+/// sources:
+///   people:
+///     path: sc://spark.example.com:15002    # --source people=sc://127.0.0.1:15002 keeps the block
+///     spark:
+///       table: people          # a table or view of Spark's catalog (db.table allowed)
+///       # or: files: s3a://lake/people/, format: parquet, options: { mergeSchema: "true" }
+///       locate: id             # optional: an integer column that orders and locates records
+///       timeout: 3600          # optional: the longest one Spark call may take, in seconds
+/// ```
+///
+/// Exactly one of `table:` and `files:`; `format:` and `options:` go with `files:`, which Spark
+/// reads as they are (through a temporary view). A source without a `spark:` block reads the
+/// table named like the source.
+///
+/// Not behind the `Spark` trait (unlike `Readers/Spark`): the block is plain configuration, so
+/// a build without Spark still checks it and still audits the other formats of a rules file
+/// that has one; only opening a Spark source says that this build has no Spark.
+package struct SparkOptions: ReaderOptions, Equatable {
+    /// What the server reads.
+    package enum Source: Sendable, Equatable {
+        case table(String)
+        /// Files and their Spark data source (`parquet`, `csv`, `json`) with its options.
+        case files(path: String, format: String, options: [String: String])
+    }
+
+    package var source: Source
+    /// Where `table:` or `files:` was written, for errors about it.
+    package var mark: ConfigMark?
+    /// `locate: id`: an integer column that orders the rows and locates findings.
+    package var locate: String?
+    /// `timeout:` in seconds: the longest one Spark call may take.
+    package var timeoutSeconds = 3600
+
+    package init(source: Source, mark: ConfigMark? = nil, locate: String? = nil) {
+        self.source = source
+        self.mark = mark
+        self.locate = locate
+    }
+
+    /// The keys a `spark:` block may hold.
+    package static let keys = ["table", "files", "format", "options", "locate", "timeout"]
+    /// The data sources `format:` may name.
+    package static let formats = ["parquet", "csv", "json"]
+
+    /// Decodes a `spark:` block (nil: the table named like the source).
+    /// - Throws: ``AuditError`` `.invalidRules` with every located problem.
+    package static func decode(_ node: ConfigNode?, sourceName: String) throws(AuditError) -> SparkOptions {
+        guard let node, !node.isNull else { return SparkOptions(source: .table(sourceName)) }
+        let mapping: ConfigMapping
+        do {
+            mapping = try node.mapping("the spark block")
+        } catch {
+            throw AuditError.invalidRules([error])
+        }
+        var d = mapping.unknownKeys(allowed: keys, context: "the spark block")
+        var options: SparkOptions?
+        func string(_ key: String) -> String? {
+            guard let value = mapping[key] else { return nil }
+            do {
+                let text = try value.string("'\(key):'")
+                if text.isEmpty { d.append(value.error("'\(key):' must not be empty")) }
+                return text.isEmpty ? nil : text
+            } catch {
+                d.append(error)
+                return nil
+            }
+        }
+        switch (mapping["table"], mapping["files"]) {
+        case (nil, nil):
+            d.append(node.error("the spark block needs 'table:' (a table or view of Spark's catalog) or 'files:' (files Spark reads, with format:)"))
+        case (.some, .some(let files)):
+            d.append((mapping.keyNode("files") ?? files).error("'table:' and 'files:' cannot be used together; keep one of them"))
+        case (.some(let table), nil):
+            if let name = string("table") { options = SparkOptions(source: .table(name), mark: table.mark) }
+            for key in ["format", "options"] where mapping[key] != nil {
+                d.append((mapping.keyNode(key) ?? node).error("'\(key):' goes with 'files:'; a table has its own format"))
+            }
+        case (nil, .some(let files)):
+            let path = string("files")
+            var format: String?
+            if let value = string("format") {
+                if formats.contains(value) { format = value } else {
+                    d.append((mapping["format"] ?? node).error("'format:' of the spark block is one of \(formats.joined(separator: ", ")); got '\(value)'"))
+                }
+            } else if mapping["format"] == nil {
+                d.append(node.error("'files:' needs 'format:' (\(formats.joined(separator: ", ")))"))
+            }
+            var pairs = [String: String]()
+            if let block = mapping["options"] {
+                do {
+                    for (key, value) in try block.mapping("'options:'").pairs {
+                        guard let k = key.scalar, !k.isEmpty, let v = value.scalar else {
+                            d.append(value.error("'options:' maps names to text, e.g. options: { header: \"true\" }"))
+                            continue
+                        }
+                        pairs[k] = v
+                    }
+                } catch {
+                    d.append(error)
+                }
+            }
+            if let path, let format { options = SparkOptions(source: .files(path: path, format: format, options: pairs), mark: files.mark) }
+        }
+        if let locate = string("locate") { options?.locate = locate }
+        if let timeout = mapping["timeout"] {
+            if let seconds = timeout.scalar.flatMap({ Int($0) }), seconds >= 1, seconds <= 86_400 * 7 {
+                options?.timeoutSeconds = seconds
+            } else {
+                d.append(timeout.error("'timeout:' is the longest one Spark call may take, in seconds (1 to 604800), e.g. timeout: 3600"))
+            }
+        }
+        if let options, d.isEmpty { return options }
+        throw AuditError.invalidRules(d)
+    }
+}

@@ -1,0 +1,37 @@
+import Auditor
+@testable import AuditorReaders
+import Testing
+
+/// The `spark:` block, decoded in every build; and, without the `Spark` trait, the error that
+/// reading a Spark source gives.
+struct SparkOptionsTests {
+    func decode(_ yaml: String) throws -> SparkOptions {
+        try SparkOptions.decode(try YAMLLoader.load(yaml, file: "rules.yml"), sourceName: "people")
+    }
+
+    @Test func tableAndFiles() throws {
+        let table = try decode("{ table: lake.people, locate: id }")
+        #expect(table.source == .table("lake.people"))
+        #expect(table.locate == "id")
+        let files = try decode("{ files: /data/people/, format: parquet, options: { mergeSchema: \"true\" } }")
+        #expect(files.source == .files(path: "/data/people/", format: "parquet", options: ["mergeSchema": "true"]))
+    }
+
+    @Test(arguments: ["{ }", "{ table: a, files: b, format: csv }", "{ files: b }", "{ files: b, format: orc }",
+                      "{ table: a, format: csv }", "{ table: a, timeout: 0 }", "{ table: a, tabel: b }"])
+    func refused(_ yaml: String) {
+        #expect(throws: AuditError.self) { try decode(yaml) }
+    }
+
+    #if !Spark
+    @Test func withoutTheTraitReadingSaysHowToBuild() throws {
+        let request = ReaderRequest(sourceName: "people", path: "sc://127.0.0.1:15002", displayPath: "sc://127.0.0.1:15002",
+                                    fields: ["id"])
+        let error = try #require(throws: AuditError.self) { _ = try SparkSource.factory.open(request) }
+        #expect(error.code == .invalidRules)
+        #expect(error.code.exitStatus.rawValue == 78)
+        #expect(error.message.contains("built without Spark: build with `swift build --traits Spark`"))
+        #expect(StandardReaders.registry.factory(forPath: "sc://host:15002")?.format == "spark")
+    }
+    #endif
+}
