@@ -244,7 +244,7 @@ public struct AuditEngine: Sendable {
         guard options.pushdown || asked else { return Pushdown() }
         guard let target = reader as? any PushdownReader else {
             // --pushdown is for the sources that can; `pushdown: true` on one that cannot is said.
-            return Pushdown(refused: asked ? "its format cannot run rules itself (pushdown needs an sqlite: table)" : nil)
+            return Pushdown(refused: asked ? "its format cannot run rules itself (pushdown needs an sqlite:, postgres: or spark: table)" : nil)
         }
         var result = Pushdown(engine: target.dialect.engine)
         if let reason = target.pushdownUnavailable {
