@@ -1,5 +1,6 @@
-/// A compact hash table of keys for uniqueness and references: each key maps to its dense
-/// index (insertion order) and the location of its first occurrence.
+/// A compact hash table of keys for references, snapshots and the text or composite keys of
+/// unique rules (their integer keys are in ``UniqueKeys``): each key maps to its dense index
+/// (insertion order) and the location of its first occurrence.
 ///
 /// Integer keys are stored as `Int64`; other keys (text, composite, integers beyond 64 bits)
 /// as encoded bytes in one arena (no `String` or `Array` per key). Open addressing with linear
