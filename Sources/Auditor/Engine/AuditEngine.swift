@@ -476,9 +476,6 @@ public struct AuditEngine: Sendable {
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
         acc.spilledDuplicates = spilled
         acc.sentToSink = sentToSink
-        if spilled.isEmpty, Self.canReadTwice(opened) {
-            if case .deletePass? = mode {} else { acc.uniqueBudget = keySetBudget }
-        }
         var context = context
         if let mode {
             let lifecycle = LifecycleContext(mode: mode, entity: bound, changedOnly: options.changedOnly)
@@ -502,6 +499,11 @@ public struct AuditEngine: Sendable {
             let e = Self.auditError(error, path: display)
             if e.code == .invalidRules || e.code == .internal { throw e }
             return unread(e)
+        }
+        // Key sets spill only where a second read sees the same records in the same order: a
+        // file read in full (a pushed-down read sees only the records that may fail).
+        if spilled.isEmpty, pushdown.lowering == nil, Self.canReadTwice(opened) {
+            if case .deletePass? = mode {} else { acc.uniqueBudget = keySetBudget }
         }
         summary.ranIn = pushdown.lowering == nil ? nil : pushdown.engine
         summary.pushdownRefused = pushdown.refused
