@@ -65,17 +65,7 @@ import Testing
     }
 
     static func stable(_ report: AuditReport) throws -> NSDictionary {
-        func strip(_ value: Any) -> Any {
-            if let d = value as? [String: Any] {
-                var out = [String: Any]()
-                for (k, v) in d where !["startedAt", "durationSeconds", "seconds", "keysSpilled"].contains(k) { out[k] = strip(v) }
-                return out
-            }
-            if let a = value as? [Any] { return a.map(strip) }
-            return value
-        }
-        let json = try JSONSerialization.jsonObject(with: Data(JSONReporter().render(report).utf8))
-        return try #require(strip(json) as? NSDictionary)
+        try LibraryMatchesCLITests.stable(Data(JSONReporter().render(report).utf8), ignoring: ["keysSpilled"])
     }
 
     func run(_ folder: Folder, limit: Int?, jobs: Int, failures: String) throws -> AuditOutcome {

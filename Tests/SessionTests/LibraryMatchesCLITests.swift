@@ -39,12 +39,14 @@ struct LibraryMatchesCLITests {
         return process.terminationStatus
     }
 
-    /// The JSON report without what varies between two runs (start time, durations).
-    static func stable(_ data: Data) throws -> NSDictionary {
+    /// The JSON report without what varies between two runs (start time, durations) and the
+    /// members named in `ignoring`.
+    static func stable(_ data: Data, ignoring: Set<String> = []) throws -> NSDictionary {
+        let varying = ignoring.union(["startedAt", "durationSeconds", "seconds"])
         func strip(_ value: Any) -> Any {
             if let d = value as? [String: Any] {
                 var out = [String: Any]()
-                for (k, v) in d where !["startedAt", "durationSeconds", "seconds"].contains(k) { out[k] = strip(v) }
+                for (k, v) in d where !varying.contains(k) { out[k] = strip(v) }
                 return out
             }
             if let a = value as? [Any] { return a.map(strip) }

@@ -32,45 +32,28 @@ extension AuditEngine {
 
     /// Whether the pass may stop and read its input again: one or more regular files.
     static func canReadTwice(_ opened: OpenedInput) -> Bool {
-        if let files = opened.files { return files.paths.allSatisfy(isRegularFile) }
-        return opened.path != standardInput && isRegularFile(opened.path)
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        if let files = opened.files { return files.paths.allSatisfy(InputSet.isRegular) }
+        return opened.path != standardInput && InputSet.isRegular(opened.path)
     }
 
     /// Reads the entity's unique keys into hash partitions on disk and resolves them.
     private func spillUniqueKeys(_ plan: AuditPlan, _ ei: Int, path: String?) throws -> [Int: DuplicateCursor] {
         let entity = plan.entities[ei]
         let opened = try open(plan, ei, path: path)
-        let reader = opened.reader
-        var binding = try BoundEntity(plan: entity, schema: reader.schema, structural: reader.structuralRules,
-                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path),
-                                      catalog: plan.catalog, inputFields: reader.availableFields)
-        binding.files = opened.files
-        let bound = binding
-        let rules = entity.keyRules.indices.filter { k in
+        let bound = try keysBinding(plan, ei, opened)
+        let spill = try UniqueKeySpill(keyRules: entity.keyRules.indices.filter { k in
             if case .unique = entity.keyRules[k].kind { return true }
             return false
-        }
-        let spill = try UniqueKeySpill(keyRules: rules)
-        var keys = PassContext()
-        keys.keysOnly = true
-        keys.uniqueKeysToo = true
-        let context = keys
+        })
         var spillError: (any Error)?
         // A reader's error ends this pass where it will end the audit's own: the keys before it
         // are the ones that pass sees.
-        _ = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                         evaluate: { ChunkEvaluator.evaluate(bound, $0, context) },
-                         merge: { ev, _ in
-                             do { try spill.add(ev) } catch {
-                                 spillError = error
-                                 throw error
-                             }
-                         })
+        _ = keysPass(opened.reader, bound, uniqueKeysToo: true) { ev in
+            do { try spill.add(ev) } catch {
+                spillError = error
+                throw error
+            }
+        }
         if let spillError { throw spillError }
         return try spill.resolve()
     }

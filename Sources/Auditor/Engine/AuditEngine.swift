@@ -398,20 +398,33 @@ public struct AuditEngine: Sendable {
         } catch {
             return nil
         }
-        let reader = opened.reader
         // An input that lacks a field provides no keys; its own pass reports why.
-        guard var binding = try? BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
-                                             locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog)
-        else { return nil }
-        binding.files = opened.files
-        let bound = binding
+        guard let bound = try? keysBinding(plan, ei, opened) else { return nil }
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
-        var keysOnly = PassContext()
-        keysOnly.keysOnly = true
-        let context = keysOnly
-        let failure = Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
-                                   evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { ev, _ in acc.mergeKeys(ev) })
+        let failure = keysPass(opened.reader, bound, uniqueKeysToo: false) { acc.mergeKeys($0) }
         return failure == nil ? acc.providedTables : nil
+    }
+
+    /// The entity bound to an opened input for a pass that reads only keys.
+    func keysBinding(_ plan: AuditPlan, _ ei: Int, _ opened: OpenedInput) throws -> BoundEntity {
+        let reader = opened.reader
+        var binding = try BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
+                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog)
+        binding.files = opened.files
+        return binding
+    }
+
+    /// One pass that extracts only keys (no rule is checked): the provided keys, and with
+    /// `uniqueKeysToo` the unique rules' keys, each chunk's given to `merge` in input order.
+    /// - Returns: The error that stopped the pass (the reader's or `merge`'s), if any.
+    func keysPass(_ reader: any RecordReader, _ bound: BoundEntity, uniqueKeysToo: Bool,
+                  merge: (ChunkEvaluation) throws -> Void) -> (any Error)? {
+        var keys = PassContext()
+        keys.keysOnly = true
+        keys.uniqueKeysToo = uniqueKeysToo
+        let context = keys
+        return Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
+                            evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { ev, _ in try merge(ev) })
     }
 
     /// - Parameters:

@@ -66,13 +66,7 @@ package struct UniqueKeys {
         let stored = location >= 0 && location < Int64(Self.wide) - 1 ? UInt32(location + 1) : Self.wide
         let found: UInt32?
         if ranged, key >= low, case let d = UInt64(bitPattern: key) &- UInt64(bitPattern: low), d < UInt64(range.count) {
-            found = range.withUnsafeMutableBufferPointer { r in
-                let s = r[Int(truncatingIfNeeded: d)]
-                if s != 0 { return s }
-                r[Int(truncatingIfNeeded: d)] = stored
-                return nil
-            }
-            if found == nil { rangeCount &+= 1 }
+            found = insertRanged(Int(truncatingIfNeeded: d), stored)
         } else {
             found = insertOutside(key, stored)
         }
@@ -91,7 +85,7 @@ package struct UniqueKeys {
                 let count = max(expected, 1024)
                 low = min(key, Int64.max - Int64(count - 1))
                 range = Array(repeating: 0, count: count)
-                return insertRanged(key, stored)
+                return insertRanged(slot(key), stored)
             }
             if let widened = widenedRange(to: key) {
                 var fresh = [UInt32](repeating: 0, count: widened.count)
@@ -103,7 +97,7 @@ package struct UniqueKeys {
                 }
                 range = fresh
                 low = widened.low
-                return insertRanged(key, stored)
+                return insertRanged(slot(key), stored)
             }
             toHashTable()
         }
@@ -112,13 +106,21 @@ package struct UniqueKeys {
         return parts[p].insert(key, h &<< UInt64(Self.partBits), stored)
     }
 
-    private mutating func insertRanged(_ key: Int64, _ stored: UInt32) -> UInt32? {
-        let d = Int(UInt64(bitPattern: key) &- UInt64(bitPattern: low))
-        if range[d] != 0 { return range[d] }
-        range[d] = stored
-        rangeCount += 1
-        return nil
+    /// Inserts at slot `d` of the range (below its count) if empty; returns the slot if not.
+    @inline(__always)
+    private mutating func insertRanged(_ d: Int, _ stored: UInt32) -> UInt32? {
+        let found: UInt32? = range.withUnsafeMutableBufferPointer { r in
+            let s = r[d]
+            if s != 0 { return s }
+            r[d] = stored
+            return nil
+        }
+        if found == nil { rangeCount &+= 1 }
+        return found
     }
+
+    /// The range slot of a key the range holds.
+    private func slot(_ key: Int64) -> Int { Int(UInt64(bitPattern: key) &- UInt64(bitPattern: low)) }
 
     /// The range that also holds `key` (at least doubled, toward `key`), or nil when it would
     /// span more than ``spread`` values per key.
