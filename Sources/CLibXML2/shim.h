@@ -1,5 +1,5 @@
 #ifndef AUDITOR_CLIBXML2_SHIM_H
 #define AUDITOR_CLIBXML2_SHIM_H
 /* Never imported from Swift (see STYLE.md); CXMLShim's .c includes libxml2 directly. */
-#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
 #endif

@@ -1,5 +1,7 @@
-/* The XML reader's handle: opening the file, configuration, and the batch loop over
- * libxml2's streaming xmlTextReader (one call per chunk). */
+/* The XML reader's handle: opening the file, configuration, and the batch loop that feeds
+ * libxml2's push parser a piece at a time. The parser builds no tree: its SAX2 callbacks
+ * (below) hand each element, text and reference to the per-event work of AXMLRecords.c.
+ * That is about half the instructions of libxml2's own xmlTextReader on the same file. */
 #include "axml_internal.h"
 
 #include <errno.h>
@@ -9,25 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libxml/SAX2.h>
+
 const AXMLError *axml_error(const AXMLReader *r) { return &r->error; }
 int64_t axml_bytes_read(const AXMLReader *r) { return r->bytes_read; }
 int64_t axml_refused_loads(const AXMLReader *r) { return r->refused; }
 
-void axml_use_portable_lines(AXMLReader *r) {
-    if (r->parser != NULL) {
-        r->parser->sax->startElementNs = r->sax_start_element_ns;
-        r->parser->sax->reference = r->sax_reference;
-    }
-    axml_track_lines(r, 1);
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* Input: our own descriptor, so libxml2 never opens a path itself (no transparent gzip). */
 
-static int io_read(void *ctx, char *buffer, int len) {
-    AXMLReader *r = ctx;
+static int io_read(AXMLReader *r, uint8_t *buffer, int len) {
     if (r->stream_read != NULL) {
-        int got = r->stream_read(r->stream_context, buffer, len);
+        int got = r->stream_read(r->stream_context, (char *)buffer, len);
         if (got < 0) {
             r->io_errno = EIO;
             return -1;
@@ -35,7 +30,7 @@ static int io_read(void *ctx, char *buffer, int len) {
         r->bytes_read += got;
         return got;
     }
-    if (r->fd < 0) return -1;
+    if (r->fd < 0) return 0;
     ssize_t n;
     do {
         n = read(r->fd, buffer, (size_t)len);
@@ -48,11 +43,145 @@ static int io_read(void *ctx, char *buffer, int len) {
     return (int)n;
 }
 
-static int io_close(void *ctx) {
-    AXMLReader *r = ctx;
+/* ---------------------------------------------------------------------------------------- */
+/* The SAX2 callbacks. Each one finds its reader as the thread's current one (the parser only
+ * runs inside axml_read) and ignores events of any other context: libxml2 parses an entity's
+ * replacement text in a context of its own, with the same callbacks, to check it. */
+
+static inline AXMLReader *active(void *ctx) {
+    AXMLReader *r = axml_current;
+    return r != NULL && (void *)r->ctxt == ctx && !r->stopped ? r : NULL;
+}
+
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+                     int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
+                     const xmlChar **attributes) {
+    (void)prefix;
+    (void)nb_namespaces;
+    (void)namespaces;
+    AXMLReader *r = active(ctx);
+    if (r == NULL) return;
+    if (r->nopen == r->capopen && axml_grow_int((void **)&r->open, sizeof *r->open, &r->capopen, r->nopen + 1)) {
+        axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
+        r->stopped = 1;
+        return;
+    }
+    int depth = r->nopen;
+    r->open[r->nopen++] = localname;
+    /* Attributes defaulted from the DTD's ATTLIST are not the document's (libxml2's own tree
+       leaves them out too, without XML_PARSE_DTDATTR); they come last. */
+    AXMLElement el = {localname, uri, attributes, nb_attributes - nb_defaulted, axml_current_line(r)};
+    if (axml_element_start(r, &el, depth)) r->stopped = 1;
+}
+
+static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
+    (void)localname;
+    (void)prefix;
+    (void)uri;
+    AXMLReader *r = active(ctx);
+    if (r == NULL || r->nopen == 0) return;
+    axml_element_end(r, --r->nopen);
+}
+
+static void on_text(void *ctx, const xmlChar *text, int len) {
+    AXMLReader *r = active(ctx);
+    if (r == NULL || r->ncaptures == 0) return;
+    if (axml_text(r, text, len)) r->stopped = 1;
+}
+
+/* A reference to an entity that libxml2 cannot resolve but lets pass (the document has an
+ * external subset, which is never loaded): refused too (predefined entities and character
+ * references arrive as text). */
+static void on_reference(void *ctx, const xmlChar *name) {
+    AXMLReader *r = active(ctx);
+    if (r == NULL) return;
+    axml_set_error(r, AXML_ERROR_ENTITY, axml_current_line(r), 0,
+                   "the document refers to the entity '&%s;' declared in a DTD", (const char *)name);
+    r->stopped = 1;
+}
+
+/* An entity declared in the DTD is refused where the document first uses it, before libxml2
+ * checks or expands its replacement text (once per use, in its SAX mode: a quadratic blowup).
+ * Returning none makes libxml2 report it undeclared, after our error, which is kept. */
+static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name) {
+    xmlParserCtxtPtr ctxt = ctx;
+    xmlEntityPtr entity = xmlSAX2GetEntity(ctx, name);
+    if (entity == NULL || ctxt->inSubset != 0 || entity->etype == XML_INTERNAL_PREDEFINED_ENTITY) return entity;
+    AXMLReader *r = active(ctx);
+    if (r != NULL) {
+        const char *where = ctxt->instate == XML_PARSER_START_TAG ? "an attribute" : "the document";
+        axml_set_error(r, AXML_ERROR_ENTITY, axml_current_line(r), 0,
+                       "%s refers to the entity '&%s;' declared in a DTD", where, (const char *)name);
+        r->stopped = 1;
+    }
+    return NULL;
+}
+
+static void on_error(void *ctx, xmlErrorPtr e) {
+    (void)ctx;
+    AXMLReader *r = axml_current;
+    if (r != NULL) axml_on_libxml_error(r, e);
+}
+
+/* libxml2's SAX2 handlers for the document and its DTD (so that an entity declared there is
+ * known, and reported as such when used), ours for the content. */
+static void make_handler(xmlSAXHandler *sax) {
+    memset(sax, 0, sizeof *sax);
+    sax->initialized = XML_SAX2_MAGIC;
+    sax->startDocument = xmlSAX2StartDocument;
+    sax->internalSubset = xmlSAX2InternalSubset;
+    sax->entityDecl = xmlSAX2EntityDecl;
+    sax->getEntity = on_get_entity;
+    sax->getParameterEntity = xmlSAX2GetParameterEntity;
+    sax->resolveEntity = xmlSAX2ResolveEntity;
+    sax->startElementNs = on_start;
+    sax->endElementNs = on_end;
+    sax->characters = on_text;
+    sax->ignorableWhitespace = on_text;
+    sax->cdataBlock = on_text;
+    sax->reference = on_reference;
+    sax->serror = on_error;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Opening */
+
+/* The parser context, created with the first bytes of the input (encoding detection). */
+static AXMLReader *start_parser(AXMLReader *r, const char *name, int *error_number) {
+    r->piece = malloc(AXML_PIECE);
+    if (r->piece == NULL) {
+        *error_number = ENOMEM;
+        return NULL;
+    }
+    int have = 0;
+    while (have < 4) {
+        int n = io_read(r, r->piece + have, 4 - have);
+        if (n < 0) {
+            *error_number = r->io_errno ? r->io_errno : EIO;
+            return NULL;
+        }
+        if (n == 0) break;
+        have += n;
+    }
+    xmlSAXHandler sax;
+    make_handler(&sax);
+    AXMLReader *saved = axml_current;
+    axml_current = r;
+    r->ctxt = xmlCreatePushParserCtxt(&sax, NULL, (const char *)r->piece, have, name);
+    axml_current = saved;
+    if (r->ctxt == NULL) {
+        *error_number = ENOMEM;
+        return NULL;
+    }
+    xmlCtxtUseOptions(r->ctxt, AXML_PARSE_OPTIONS);
+    r->ctxt->_private = r;
+    r->final_status = AXML_STATUS_END;
+    return r;
+}
+
+static void close_input(AXMLReader *r) {
     if (r->fd >= 0) close(r->fd);
     r->fd = -1;
-    return 0;
 }
 
 AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes) {
@@ -97,20 +226,10 @@ AXMLReader *axml_open(const char *path, int *error_number, int64_t *total_bytes)
     r->file_stat.modified_nanoseconds = (int64_t)st.st_mtim.tv_nsec;
     r->file_stat.regular = S_ISREG(st.st_mode) ? 1 : 0;
     r->collecting_paths = 1;
-    /* xmlReaderForIO reads the first bytes (encoding detection) and, when it fails, closes
-     * the input through io_close. */
-    AXMLReader *saved = axml_current;
-    axml_current = NULL;
-    r->reader = xmlReaderForIO(io_read, io_close, r, path, NULL, AXML_PARSE_OPTIONS);
-    axml_current = saved;
-    if (r->reader == NULL) {
-        *error_number = r->io_errno ? r->io_errno : ENOMEM;
-        if (r->fd >= 0) close(r->fd);
-        free(r);
+    if (start_parser(r, path, error_number) == NULL) {
+        axml_free(r);
         return NULL;
     }
-    xmlTextReaderSetStructuredErrorHandler(r->reader, axml_on_libxml_error, r);
-    axml_track_lines(r, 0);
     return r;
 }
 
@@ -125,17 +244,10 @@ AXMLReader *axml_open_stream(const char *name, axml_read_fn read, void *context,
     r->stream_read = read;
     r->stream_context = context;
     r->collecting_paths = 1;
-    AXMLReader *saved = axml_current;
-    axml_current = NULL;
-    r->reader = xmlReaderForIO(io_read, io_close, r, name, NULL, AXML_PARSE_OPTIONS);
-    axml_current = saved;
-    if (r->reader == NULL) {
-        *error_number = r->io_errno ? r->io_errno : ENOMEM;
-        free(r);
+    if (start_parser(r, name, error_number) == NULL) {
+        axml_free(r);
         return NULL;
     }
-    xmlTextReaderSetStructuredErrorHandler(r->reader, axml_on_libxml_error, r);
-    axml_track_lines(r, 0);
     return r;
 }
 
@@ -146,8 +258,12 @@ static void free_step(Step *s) {
 
 void axml_free(AXMLReader *r) {
     if (r == NULL) return;
-    if (r->reader != NULL) xmlFreeTextReader(r->reader); /* closes the descriptor */
-    if (r->fd >= 0) close(r->fd);
+    if (r->ctxt != NULL) {
+        if (r->ctxt->myDoc != NULL) xmlFreeDoc(r->ctxt->myDoc); /* the DTD's declarations */
+        r->ctxt->myDoc = NULL;
+        xmlFreeParserCtxt(r->ctxt);
+    }
+    close_input(r);
     for (int i = 0; i < r->nrecord_steps; i++) free_step(&r->record_steps[i]);
     for (int f = 0; f < r->nfields; f++) {
         Field *field = &r->fields[f];
@@ -158,6 +274,7 @@ void axml_free(AXMLReader *r) {
     }
     axml_free_indexes(r);
     axml_shape_free(r);
+    free(r->piece);
     free(r->record_steps);
     free(r->fields);
     free(r->record_prefix);
@@ -168,6 +285,8 @@ void axml_free(AXMLReader *r) {
     free(r->open);
     free(r->cells);
     free(r->lines);
+    free(r->row_arena);
+    free(r->row_items);
     free(r->arena);
     free(r->items);
     free(r);
@@ -195,7 +314,7 @@ int axml_grow_int(void **buffer, size_t element, int *capacity, int needed) {
 }
 
 static int make_step(AXMLReader *r, Step *s, const char *ns, const char *local) {
-    s->local = xmlTextReaderConstString(r->reader, BAD_CAST local);
+    s->local = xmlDictLookup(r->ctxt->dict, BAD_CAST local, -1);
     s->ns = NULL;
     if (s->local == NULL) return -1;
     if (ns != NULL) {
@@ -275,28 +394,88 @@ static int finish_configuration(AXMLReader *r) {
     return 0;
 }
 
+int axml_ensure_rows(AXMLReader *r, size_t rows) {
+    if (rows <= r->caprows) return 0;
+    size_t cap = r->caprows > 0 ? r->caprows : 64;
+    while (cap < rows) cap *= 2;
+    size_t nf = r->nfields > 0 ? (size_t)r->nfields : 1;
+    AXMLCell *cells = realloc(r->cells, cap * nf * sizeof(AXMLCell));
+    if (cells == NULL) return -1;
+    r->cells = cells;
+    int64_t *lines = realloc(r->lines, cap * sizeof(int64_t));
+    if (lines == NULL) return -1;
+    r->lines = lines;
+    int64_t *row_arena = realloc(r->row_arena, cap * sizeof(int64_t));
+    if (row_arena == NULL) return -1;
+    r->row_arena = row_arena;
+    int32_t *row_items = realloc(r->row_items, cap * sizeof(int32_t));
+    if (row_items == NULL) return -1;
+    r->row_items = row_items;
+    r->caprows = cap;
+    return 0;
+}
+
+/* Moves the records carried from the last batch (and the one in progress, if carried) to
+ * the front: their rows, bytes and items, with every offset and index into them rebased. */
+static void take_carried(AXMLReader *r) {
+    size_t nf = r->nfields > 0 ? (size_t)r->nfields : 1;
+    int32_t rows = r->carry_complete + (r->carry_open ? 1 : 0);
+    if (rows == 0) {
+        r->arena_len = 0;
+        r->nitems = 0;
+        return;
+    }
+    int32_t from = r->carry_from;
+    int64_t shift = r->row_arena[from];
+    int32_t ishift = r->row_items[from];
+    memmove(r->arena, r->arena + shift, (size_t)(r->arena_len - shift));
+    r->arena_len -= shift;
+    memmove(r->items, r->items + ishift, (size_t)(r->nitems - ishift) * sizeof(AXMLItem));
+    r->nitems -= ishift;
+    for (int32_t i = 0; i < r->nitems; i++) {
+        AXMLItem *item = &r->items[i];
+        item->offset -= shift;
+        if (item->key_offset >= 0) item->key_offset -= shift;
+        if (item->next >= 0) item->next -= ishift;
+    }
+    memmove(r->cells, r->cells + (size_t)from * nf, (size_t)rows * nf * sizeof(AXMLCell));
+    memmove(r->lines, r->lines + from, (size_t)rows * sizeof(int64_t));
+    memmove(r->row_arena, r->row_arena + from, (size_t)rows * sizeof(int64_t));
+    memmove(r->row_items, r->row_items + from, (size_t)rows * sizeof(int32_t));
+    for (int32_t row = 0; row < rows; row++) {
+        r->row_arena[row] -= shift;
+        r->row_items[row] -= ishift;
+        for (size_t f = 0; f < (size_t)r->nfields; f++) {
+            AXMLCell *cell = &r->cells[(size_t)row * nf + f];
+            if (cell->tag == AXML_CELL_TEXT) {
+                cell->offset -= shift;
+            } else if ((cell->tag == AXML_CELL_LIST || cell->tag == AXML_CELL_MAP) && cell->length > 0) {
+                cell->offset -= ishift;
+            }
+        }
+    }
+    if (r->carry_open) {
+        for (int i = 0; i < r->ncaptures; i++) {
+            r->captures[i].off -= shift;
+            if (r->captures[i].item >= 0) r->captures[i].item -= ishift;
+        }
+        for (int f = 0; f < r->nfields; f++) {
+            if (r->last_item[f] >= ishift) r->last_item[f] -= ishift;
+        }
+    }
+    r->batch.count = r->carry_complete;
+    r->carry_complete = 0;
+    r->carry_open = 0;
+}
+
 static int prepare_batch(AXMLReader *r, int32_t max_records) {
     int32_t cap = max_records < 1 ? 1 : (max_records > AXML_MAX_BATCH ? AXML_MAX_BATCH : max_records);
     size_t nf = r->nfields > 0 ? (size_t)r->nfields : 1;
     if ((size_t)cap * nf > AXML_MAX_CELLS) cap = (int32_t)(AXML_MAX_CELLS / nf > 0 ? AXML_MAX_CELLS / nf : 1);
-    size_t ncells = nf * (size_t)cap;
-    if (ncells > r->capcells) {
-        AXMLCell *p = realloc(r->cells, ncells * sizeof(AXMLCell));
-        if (p == NULL) return -1;
-        r->cells = p;
-        r->capcells = ncells;
-    }
-    if ((size_t)cap > r->caplines) {
-        int64_t *p = realloc(r->lines, (size_t)cap * sizeof(int64_t));
-        if (p == NULL) return -1;
-        r->lines = p;
-        r->caplines = (size_t)cap;
-    }
     r->batch.count = 0;
     r->batch.capacity = cap;
     r->batch.field_count = r->nfields;
-    r->arena_len = 0;
-    r->nitems = 0;
+    take_carried(r);
     return 0;
 }
 
@@ -312,6 +491,27 @@ static const AXMLBatch *seal(AXMLReader *r, int status) {
     return &r->batch;
 }
 
+/* Hands the parser the next piece of input (none: the end of the input). */
+static void feed(AXMLReader *r) {
+    int n = io_read(r, r->piece, AXML_PIECE);
+    if (n < 0) {
+        axml_set_error(r, AXML_ERROR_IO, axml_current_line(r), 0, "cannot read the file: %s", strerror(r->io_errno));
+        r->error.errno_value = r->io_errno;
+        r->stopped = 1;
+    } else {
+        int rc = xmlParseChunk(r->ctxt, (const char *)r->piece, n, n == 0);
+        if (rc != 0 && r->error.kind == AXML_ERROR_NONE) {
+            axml_note_error(r, AXML_ERROR_PARSE, axml_current_line(r),
+                            r->ctxt->input != NULL ? r->ctxt->input->col : 0, "the XML parser stopped");
+            r->stopped = 1;
+        }
+        if (n > 0 && !r->stopped) return;
+    }
+    r->parse_over = 1;
+    r->final_status = r->stopped || r->error.kind != AXML_ERROR_NONE ? AXML_STATUS_ERROR : AXML_STATUS_END;
+    close_input(r);
+}
+
 const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
     if (r->finished) {
         r->batch.count = 0;
@@ -324,94 +524,19 @@ const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
         axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
         return seal(r, AXML_STATUS_ERROR);
     }
-
     AXMLReader *saved = axml_current;
     axml_current = r;
-    AXMLLineState lines;
-    axml_lines_begin(r, &lines);
-
-    int status = AXML_STATUS_MORE;
-    xmlTextReaderPtr reader = r->reader;
-    while (!r->walking) {
-        int ret = xmlTextReaderRead(reader);
-        if (ret <= 0) {
-            if (r->io_errno != 0) {
-                axml_set_error(r, AXML_ERROR_IO, xmlTextReaderGetParserLineNumber(reader), 0,
-                               "cannot read the file: %s", strerror(r->io_errno));
-                r->error.errno_value = r->io_errno;
-                status = AXML_STATUS_ERROR;
-            } else if (ret < 0 && r->error_pending) {
-                axml_walk_begin(r); /* deliver what was parsed before the error */
-            } else {
-                if (ret < 0) {
-                    axml_note_error(r, AXML_ERROR_PARSE, xmlTextReaderGetParserLineNumber(reader),
-                                    xmlTextReaderGetParserColumnNumber(reader), "the XML parser stopped");
-                }
-                status = r->error.kind != AXML_ERROR_NONE ? AXML_STATUS_ERROR : AXML_STATUS_END;
-            }
-            break;
-        }
-        xmlNodePtr node = xmlTextReaderCurrentNode(reader);
-        if (node == NULL) continue;
-        int event = AXML_EV_OTHER;
-        int depth = 0;
-        if (node->type == XML_ELEMENT_NODE) {
-            /* Start or end, and depth, from our own stack of open elements: two calls fewer
-             * per element than xmlTextReaderNodeType and xmlTextReaderDepth. An element on
-             * the stack is open, so alive: its pointer cannot be reused meanwhile. */
-            if (r->nopen > 0 && r->open[r->nopen - 1] == node) {
-                event = AXML_EV_END;
-                depth = --r->nopen;
-            } else {
-                depth = r->nopen;
-                if (xmlTextReaderIsEmptyElement(reader) == 1) {
-                    event = AXML_EV_EMPTY;
-                } else {
-                    event = AXML_EV_START;
-                    if (r->nopen == r->capopen &&
-                        axml_grow_int((void **)&r->open, sizeof *r->open, &r->capopen, r->nopen + 1)) {
-                        axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
-                        status = AXML_STATUS_ERROR;
-                        break;
-                    }
-                    r->open[r->nopen++] = node;
-                }
-            }
-#ifdef DEBUG
-            if (depth != xmlTextReaderDepth(reader) ||
-                (event == AXML_EV_END) != (xmlTextReaderNodeType(reader) == XML_READER_TYPE_END_ELEMENT)) {
-                axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "internal error: element stack out of step");
-                status = AXML_STATUS_ERROR;
-                break;
-            }
-#endif
-        }
-        r->last_node = node;
-        r->last_descends = event == AXML_EV_START;
-        r->last_depth = depth;
-        if ((node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE) && r->ncaptures == 0) {
-            continue; /* text outside any value: nothing to do */
-        }
-        if (axml_deliver(r, node, event, depth) != 0) {
-            status = AXML_STATUS_ERROR;
-            break;
-        }
-        if (!r->in_record && r->batch.count == r->batch.capacity) break;
-    }
-    if (r->walking && status == AXML_STATUS_MORE) {
-        xmlNodePtr node;
-        int event, depth;
-        for (;;) {
-            if (!axml_walk_step(r, &node, &event, &depth) || axml_deliver(r, node, event, depth) != 0) {
-                status = AXML_STATUS_ERROR;
-                break;
-            }
-            if (!r->in_record && r->batch.count == r->batch.capacity) break;
-        }
-    }
-    if (status == AXML_STATUS_ERROR) r->in_record = 0; /* the record in progress is dropped */
-
-    axml_lines_end(r, &lines);
+    while (!r->parse_over && r->batch.count < r->batch.capacity) feed(r);
     axml_current = saved;
-    return seal(r, status);
+    if (r->parse_over && r->final_status == AXML_STATUS_ERROR) r->in_record = 0; /* incomplete: dropped */
+
+    int32_t cap = r->batch.capacity;
+    if (r->batch.count > cap || (r->batch.count == cap && r->in_record)) {
+        r->carry_from = cap;
+        r->carry_complete = r->batch.count - cap;
+        r->carry_open = r->in_record;
+        r->batch.count = cap;
+        return seal(r, AXML_STATUS_MORE);
+    }
+    return seal(r, r->parse_over ? r->final_status : AXML_STATUS_MORE);
 }

@@ -1,5 +1,5 @@
-/* The per-node work of the XML reader: matching records and field paths, collecting texts,
- * lists and maps into the batch, and the tree walker that finishes a batch after an error. */
+/* The per-event work of the XML reader (called from the SAX2 callbacks of AXMLReader.c):
+ * matching records and field paths, collecting texts, lists and maps into the batch. */
 #include "axml_internal.h"
 
 #include <limits.h>
@@ -9,10 +9,10 @@
 /* ---------------------------------------------------------------------------------------- */
 /* The per-node work */
 
-static inline int step_matches(const Step *s, const xmlChar *name, const xmlNs *ns) {
+static inline int step_matches(const Step *s, const xmlChar *name, const xmlChar *uri) {
     if (name != s->local) return 0;
     if (s->ns == NULL) return 1;
-    return ns != NULL && ns->href != NULL && xmlStrEqual(ns->href, s->ns);
+    return uri != NULL && xmlStrEqual(uri, s->ns);
 }
 
 static inline uint32_t index_slot(const NameIndex *index, const xmlChar *name) {
@@ -105,8 +105,10 @@ static inline int arena_reserve(AXMLReader *r, int64_t extra) {
 /* Appends text to a capture, moving the capture's bytes to the end of the arena first when
  * another value was written after them (nested captures, attributes). */
 static int capture_append(AXMLReader *r, Capture *c, const uint8_t *text, int64_t n) {
-    if (c->len + n > INT32_MAX) {
-        axml_set_error(r, AXML_ERROR_PARSE, 0, 0, "a value is longer than 2 GiB");
+    if (c->len + n > XML_MAX_TEXT_LENGTH) {
+        /* libxml2's own limit on a text node without XML_PARSE_HUGE, kept for our values */
+        axml_set_error(r, AXML_ERROR_PARSE, axml_current_line(r), 0,
+                       "a value is longer than %d bytes (libxml2's limit)", XML_MAX_TEXT_LENGTH);
         return -1;
     }
     if (c->off + c->len != r->arena_len) {
@@ -124,34 +126,50 @@ static int capture_append(AXMLReader *r, Capture *c, const uint8_t *text, int64_
 }
 
 static inline AXMLCell *cell_at(AXMLReader *r, int field) {
-    return &r->cells[(size_t)field * (size_t)r->batch.capacity + (size_t)r->batch.count];
+    return &r->cells[(size_t)r->batch.count * (size_t)r->nfields + (size_t)field];
 }
 
-/* Writes an attribute's value at the end of the arena. Returns 1 when found, 0 when the
- * element has no such attribute, -1 on error. */
-static int attribute_value(AXMLReader *r, xmlNodePtr node, const Step *s, int64_t *off, int32_t *len) {
-    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-        if (!step_matches(s, a->name, a->ns)) continue;
-        int64_t start = r->arena_len;
-        for (xmlNodePtr t = a->children; t != NULL; t = t->next) {
-            if (t->type == XML_TEXT_NODE && t->content != NULL) {
-                int64_t n = (int64_t)strlen((const char *)t->content);
-                if (arena_reserve(r, n)) return -1;
-                memcpy(r->arena + r->arena_len, t->content, (size_t)n);
-                r->arena_len += n;
-            } else if (t->type == XML_ENTITY_REF_NODE) {
-                axml_set_error(r, AXML_ERROR_ENTITY, axml_node_line(node), 0,
-                               "the attribute '%s' refers to the entity '&%s;' declared in a DTD",
-                               (const char *)a->name, (const char *)t->name);
-                return -1;
-            }
-        }
-        if (r->arena_len - start > INT32_MAX) {
-            axml_set_error(r, AXML_ERROR_PARSE, axml_node_line(node), 0, "a value is longer than 2 GiB");
+/* Writes an attribute's value at the end of the arena. libxml2 hands it over normalized, with
+ * character references replaced, except that, entities being kept (no XML_PARSE_NOENT), an
+ * `&` is written `&#38;` and a reference to a DTD entity stays `&name;`. Returns 1 when
+ * found, 0 when the element has no such attribute, -1 on error. */
+static int attribute_value(AXMLReader *r, const AXMLElement *el, const Step *s, int64_t *off, int32_t *len) {
+    for (int i = 0; i < el->nattrs; i++) {
+        const xmlChar **a = el->attrs + 5 * i;
+        if (!step_matches(s, a[0], a[2])) continue;
+        const xmlChar *v = a[3], *end = a[4];
+        int64_t n = (int64_t)(end - v);
+        if (n > INT32_MAX) {
+            axml_set_error(r, AXML_ERROR_PARSE, el->line, 0, "a value is longer than 2 GiB");
             return -1;
         }
-        *off = start;
-        *len = (int32_t)(r->arena_len - start);
+        if (arena_reserve(r, n)) return -1;
+        uint8_t *out = r->arena + r->arena_len;
+        int64_t k = 0;
+        const xmlChar *amp = n > 0 ? memchr(v, '&', (size_t)n) : NULL;
+        if (amp == NULL) {
+            if (n > 0) memcpy(out, v, (size_t)n);
+            k = n;
+        } else {
+            while (v < end) {
+                if (*v != '&') {
+                    out[k++] = *v++;
+                } else if (end - v >= 5 && memcmp(v, "&#38;", 5) == 0) {
+                    out[k++] = '&';
+                    v += 5;
+                } else {
+                    const xmlChar *semi = memchr(v, ';', (size_t)(end - v));
+                    int name_len = (int)((semi != NULL ? semi : end) - v - 1);
+                    axml_set_error(r, AXML_ERROR_ENTITY, el->line, 0,
+                                   "the attribute '%s' refers to the entity '&%.*s;' declared in a DTD",
+                                   (const char *)a[0], name_len, (const char *)v + 1);
+                    return -1;
+                }
+            }
+        }
+        *off = r->arena_len;
+        *len = (int32_t)k;
+        r->arena_len += k;
         return 1;
     }
     return 0;
@@ -207,26 +225,22 @@ static int32_t new_item(AXMLReader *r, int field, uint8_t tag, int64_t key_off, 
 /* Whether an element carries xsi:nil="true" (or "1", XML Schema's other true), the explicit
  * null of XML Schema instances: the attribute `nil` in the namespace
  * http://www.w3.org/2001/XMLSchema-instance, whatever its prefix. */
-static int is_xsi_nil(xmlNodePtr node) {
-    static const xmlChar xsi[] = "http://www.w3.org/2001/XMLSchema-instance";
-    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-        if (a->ns == NULL || a->ns->href == NULL || !xmlStrEqual(a->name, (const xmlChar *)"nil") ||
-            !xmlStrEqual(a->ns->href, xsi)) {
-            continue;
-        }
-        const xmlNode *t = a->children;
-        if (t == NULL || t->type != XML_TEXT_NODE || t->content == NULL || t->next != NULL) return 0;
-        const xmlChar *v = t->content;
-        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
-        size_t n = strlen((const char *)v);
-        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\n' || v[n - 1] == '\r')) n--;
+static int is_xsi_nil(const AXMLElement *el) {
+    static const char xsi[] = "http://www.w3.org/2001/XMLSchema-instance";
+    for (int i = 0; i < el->nattrs; i++) {
+        const xmlChar **a = el->attrs + 5 * i;
+        if (a[2] == NULL || strcmp((const char *)a[0], "nil") != 0 || strcmp((const char *)a[2], xsi) != 0) continue;
+        const xmlChar *v = a[3], *end = a[4];
+        while (v < end && (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')) v++;
+        while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) end--;
+        size_t n = (size_t)(end - v);
         return (n == 4 && memcmp(v, "true", 4) == 0) || (n == 1 && v[0] == '1');
     }
     return 0;
 }
 
 /* An element (or the record element itself) completes the path of `field`. */
-static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
+static int field_hit(AXMLReader *r, int field, const AXMLElement *el, int depth) {
     Field *f = &r->fields[field];
     AXMLCell *cell = cell_at(r, field);
     if (f->has_attr) {
@@ -235,13 +249,13 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
         if (f->kind == AXML_KIND_TEXT && cell->tag != AXML_CELL_MISSING) {
             /* a later element of the path also has the attribute: count it, keep the first */
             int found = 0;
-            for (xmlAttrPtr a = node->properties; a != NULL && !found; a = a->next) {
-                found = step_matches(&f->attr, a->name, a->ns);
+            for (int i = 0; i < el->nattrs && !found; i++) {
+                found = step_matches(&f->attr, el->attrs[5 * i], el->attrs[5 * i + 2]);
             }
             if (found && cell->repeats < 255) cell->repeats += 1;
             return 0;
         }
-        int found = attribute_value(r, node, &f->attr, &off, &len);
+        int found = attribute_value(r, el, &f->attr, &off, &len);
         if (found <= 0) return found;
         if (f->kind == AXML_KIND_LIST) {
             int32_t item = new_item(r, field, AXML_CELL_LIST, -1, 0);
@@ -262,7 +276,7 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
             return 0;
         }
         r->from_fallback[field] = 0;
-        if (node->properties != NULL && is_xsi_nil(node)) {
+        if (el->nattrs > 0 && is_xsi_nil(el)) {
             cell->tag = AXML_CELL_NULL; /* an explicit null: its content (if any) is not read */
             cell->offset = 0;
             cell->length = 0;
@@ -275,7 +289,7 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
     case AXML_KIND_LIST: {
         int32_t item = new_item(r, field, AXML_CELL_LIST, -1, 0);
         if (item < 0) return -1;
-        if (node->properties != NULL && is_xsi_nil(node)) r->items[item].is_nil = 1;
+        if (el->nattrs > 0 && is_xsi_nil(el)) r->items[item].is_nil = 1;
         return push_capture(r, CAP_ITEM, field, depth, item);
     }
     case AXML_KIND_MAP:
@@ -283,7 +297,7 @@ static int field_hit(AXMLReader *r, int field, xmlNodePtr node, int depth) {
             if (cell->repeats < 255) cell->repeats += 1;
             return 0;
         }
-        if (node->properties != NULL && is_xsi_nil(node)) {
+        if (el->nattrs > 0 && is_xsi_nil(el)) {
             cell->tag = AXML_CELL_NULL;
             cell->offset = 0;
             cell->length = 0;
@@ -322,31 +336,36 @@ static void close_captures_at(AXMLReader *r, int depth) {
     }
 }
 
-static int begin_record(AXMLReader *r, xmlNodePtr node, int depth) {
+static int begin_record(AXMLReader *r, const AXMLElement *el, int depth) {
     int32_t row = r->batch.count;
     size_t nf = (size_t)r->nfields;
-    for (size_t f = 0; f < nf; f++) {
-        memset(&r->cells[f * (size_t)r->batch.capacity + (size_t)row], 0, sizeof(AXMLCell));
+    if (axml_ensure_rows(r, (size_t)row + 1)) {
+        axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
+        return -1;
     }
+    memset(&r->cells[(size_t)row * nf], 0, nf * sizeof(AXMLCell));
     memset(r->from_fallback, 0, nf);
     memset(r->field_match, 1, nf);
-    r->lines[row] = axml_node_line(node);
-    axml_shape_record(r, node);
+    r->lines[row] = el->line;
+    r->row_arena[row] = r->arena_len;
+    r->row_items[row] = r->nitems;
+    axml_shape_record(r, el);
     r->in_record = 1;
     r->record_depth = depth;
     r->ncaptures = 0;
     /* default mappings: the record's attributes, until a child element of the name wins */
     if (r->fallback_index.keys != NULL) {
-        for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+        for (int i = 0; i < el->nattrs; i++) {
+            const xmlChar *name = el->attrs[5 * i];
             const NameIndex *index = &r->fallback_index;
-            for (uint32_t h = index_slot(index, a->name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
-                if (index->keys[h] != a->name) continue;
+            for (uint32_t h = index_slot(index, name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
+                if (index->keys[h] != name) continue;
                 int f = index->fields[h];
                 AXMLCell *cell = cell_at(r, f);
                 if (cell->tag != AXML_CELL_MISSING) continue;
                 int64_t off;
                 int32_t len;
-                if (attribute_value(r, node, &r->fields[f].fallback, &off, &len) < 0) return -1;
+                if (attribute_value(r, el, &r->fields[f].fallback, &off, &len) < 0) return -1;
                 cell->tag = AXML_CELL_TEXT;
                 cell->offset = off;
                 cell->length = len;
@@ -355,7 +374,7 @@ static int begin_record(AXMLReader *r, xmlNodePtr node, int depth) {
         }
     }
     for (int i = 0; i < r->nzero; i++) {
-        if (field_hit(r, r->zero_fields[i], node, depth)) return -1;
+        if (field_hit(r, r->zero_fields[i], el, depth)) return -1;
     }
     return 0;
 }
@@ -366,40 +385,37 @@ static void end_record(AXMLReader *r) {
     r->batch.count += 1;
 }
 
-static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
+/* Returns 1 when the element starts a record, 0 when not, -1 on error. */
+static int element_start(AXMLReader *r, const AXMLElement *el, int depth) {
     if (!r->in_record) {
         int starts = 0;
         if (r->record_anywhere) {
-            starts = step_matches(&r->record_steps[0], node->name, node->ns) ? 1 : 0;
+            starts = step_matches(&r->record_steps[0], el->name, el->uri) ? 1 : 0;
         } else if (depth < r->nrecord_steps) {
-            int ok = step_matches(&r->record_steps[depth], node->name, node->ns) &&
+            int ok = step_matches(&r->record_steps[depth], el->name, el->uri) &&
                      (depth == 0 || r->record_prefix[depth - 1]);
             r->record_prefix[depth] = (uint8_t)ok;
             starts = ok && depth == r->nrecord_steps - 1;
         }
-        axml_shape_element(r, node, depth);
+        axml_shape_element(r, depth);
         return starts;
     }
     int rd = depth - r->record_depth;
-    /* After a fatal error the walker resumes from the innermost open element, and libxml2's
-       recovery can hand back an element at or above the record's own depth while a record is
-       open (found by FuzzXML: level_index[rd] read out of bounds). Such an element is no field
-       of the record. */
     if (rd < 1) return 0;
-    if (rd == 1) axml_shape_record_child(r, node);
+    if (rd == 1) axml_shape_record_child(r, el->name);
     /* a child of a map being collected starts an entry keyed by its local name */
     for (int i = 0; i < r->ncaptures; i++) {
         Capture *c = &r->captures[i];
         if (c->role != CAP_MAP || c->depth != depth - 1) continue;
-        int64_t key_len = (int64_t)strlen((const char *)node->name);
+        int64_t key_len = (int64_t)strlen((const char *)el->name);
         if (arena_reserve(r, key_len)) return -1;
         int64_t key_off = r->arena_len;
-        memcpy(r->arena + key_off, node->name, (size_t)key_len);
+        memcpy(r->arena + key_off, el->name, (size_t)key_len);
         r->arena_len += key_len;
         int field = c->field;
         int32_t item = new_item(r, field, AXML_CELL_MAP, key_off, (int32_t)key_len);
         if (item < 0) return -1;
-        if (node->properties != NULL && is_xsi_nil(node)) r->items[item].is_nil = 1;
+        if (el->nattrs > 0 && is_xsi_nil(el)) r->items[item].is_nil = 1;
         if (push_capture(r, CAP_ITEM, field, depth, item)) return -1;
         c = &r->captures[i]; /* push_capture may have moved the array */
     }
@@ -411,155 +427,39 @@ static int element_start(AXMLReader *r, xmlNodePtr node, int depth) {
     if (keep) memset(here, 0, nf);
     const NameIndex *index = &r->level_index[rd];
     if (index->keys == NULL) return 0;
-    for (uint32_t h = index_slot(index, node->name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
-        if (index->keys[h] != node->name) continue;
+    for (uint32_t h = index_slot(index, el->name); index->keys[h] != NULL; h = (h + 1) & index->mask) {
+        if (index->keys[h] != el->name) continue;
         int f = index->fields[h];
         const Field *field = &r->fields[f];
-        if (!parent[f] || !step_matches(&field->steps[rd - 1], node->name, node->ns)) continue;
+        if (!parent[f] || !step_matches(&field->steps[rd - 1], el->name, el->uri)) continue;
         if (keep) here[f] = 1;
-        if (field->nsteps == rd && field_hit(r, f, node, depth)) return -1;
+        if (field->nsteps == rd && field_hit(r, f, el, depth)) return -1;
     }
     return 0;
 }
 
-static int text_node(AXMLReader *r, const xmlChar *content) {
-    if (content == NULL) return 0;
-    int64_t n = (int64_t)strlen((const char *)content);
-    if (n == 0) return 0;
+int axml_element_start(AXMLReader *r, const AXMLElement *el, int depth) {
+    int starts = element_start(r, el, depth);
+    if (starts < 0) return 1;
+    if (starts > 0 && begin_record(r, el, depth)) return 1;
+    return 0;
+}
+
+void axml_element_end(AXMLReader *r, int depth) {
+    if (!r->in_record) return;
+    if (depth != r->record_depth) {
+        close_captures_at(r, depth);
+    } else {
+        end_record(r);
+    }
+}
+
+int axml_text(AXMLReader *r, const xmlChar *text, int len) {
+    if (len <= 0) return 0;
     for (int i = 0; i < r->ncaptures; i++) {
         Capture *c = &r->captures[i];
         if (c->role == CAP_MAP) continue;
-        if (capture_append(r, c, content, n)) return -1;
+        if (capture_append(r, c, text, len)) return 1;
     }
     return 0;
 }
-
-/* The per-node work, shared by the reader loop and the tree walker. */
-int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth) {
-    if (r->error_pending && (node->type == XML_ELEMENT_NODE || node->type == XML_ENTITY_REF_NODE) &&
-        (axml_node_flags(node) & AXML_AFTER_ERROR)) {
-        return 1; /* the cut: everything before it was delivered */
-    }
-    switch (node->type) {
-    case XML_ELEMENT_NODE:
-        if (event == AXML_EV_END) {
-            if (!r->in_record) return 0;
-            if (depth != r->record_depth) {
-                close_captures_at(r, depth);
-            } else if (axml_node_flags(node) & AXML_OPEN_AT_ERROR) {
-                return 1; /* its end tag was never parsed: an incomplete record */
-            } else {
-                end_record(r);
-            }
-            return 0;
-        } else {
-            int starts = element_start(r, node, depth);
-            if (starts < 0) return 1;
-            if (starts > 0) {
-                if (begin_record(r, node, depth)) return 1;
-                if (event == AXML_EV_EMPTY) {
-                    if (axml_node_flags(node) & AXML_OPEN_AT_ERROR) return 1;
-                    end_record(r);
-                }
-            } else if (event == AXML_EV_EMPTY && r->in_record) {
-                close_captures_at(r, depth);
-            }
-            return 0;
-        }
-    case XML_TEXT_NODE:
-    case XML_CDATA_SECTION_NODE:
-        if (r->ncaptures > 0 && text_node(r, node->content)) return 1;
-        return 0;
-    case XML_ENTITY_REF_NODE:
-        axml_set_error(r, AXML_ERROR_ENTITY, axml_node_line(node), 0,
-                       "the document refers to the entity '&%s;' declared in a DTD", (const char *)node->name);
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* After a fatal error xmlTextReaderRead returns -1 at once, although the parser may have
- * built (in the same input chunk) nodes the reader has not delivered yet: every complete
- * record among them is still owed to the caller. The walker goes on from the last node
- * delivered through the tree libxml2 built, in document order, with the same events, up to
- * the cut (an element left open by the error, or a node created after it). Nothing is
- * parsed any more, so nothing is freed under it. */
-void axml_walk_begin(AXMLReader *r) {
-    r->walking = 1;
-    if (r->last_node != NULL && !r->last_descends) {
-        /* The failing xmlTextReaderRead may have released the last delivered node (an ended
-         * element or a leaf: the reader frees a node once it moves past it), so it is compared
-         * by address only, never read (found by Fuzz/FuzzXML: a heap-use-after-free, and
-         * phantom records read from recycled nodes). The innermost open element is alive:
-         * walk on from the last node if it is still one of its children, else from its first
-         * child, since the reader has released every child it moved past. */
-        xmlNodePtr parent = r->nopen > 0 ? r->open[r->nopen - 1] : NULL;
-        xmlNodePtr child = parent != NULL ? parent->children : NULL;
-        while (child != NULL && child != r->last_node) child = child->next;
-        if (parent == NULL) {
-            r->walk_node = NULL; /* the root element has ended: nothing is left to deliver */
-        } else if (child == NULL) {
-            r->walk_node = parent;
-            r->walk_descends = 1;
-            r->walk_depth = r->nopen - 1;
-        } else {
-            r->walk_node = child;
-            r->walk_descends = 0;
-            r->walk_depth = r->last_depth;
-        }
-        return;
-    }
-    if (r->last_node != NULL) {
-        r->walk_node = r->last_node;
-        r->walk_descends = r->last_descends;
-        r->walk_depth = r->last_depth;
-    } else {
-        /* nothing was delivered, so nothing was freed: start at the document of the root
-         * element (not xmlTextReaderCurrentDoc, which would hand the document over to us) */
-        r->walk_node = r->root != NULL ? (xmlNodePtr)r->root->doc : NULL;
-        r->walk_descends = 1;
-        r->walk_depth = -1;
-    }
-}
-
-/* One event of the walk. Returns 1 after an event, 0 at the end of the tree. */
-int axml_walk_step(AXMLReader *r, xmlNodePtr *node, int *event, int *depth) {
-    xmlNodePtr cur = r->walk_node;
-    if (cur == NULL) return 0;
-    xmlNodePtr next = NULL;
-    if (r->walk_descends) {
-        if (cur->children != NULL && cur->type != XML_ENTITY_REF_NODE) {
-            next = cur->children;
-            r->walk_depth += 1;
-        } else {
-            /* an element without content: its end comes next */
-            r->walk_descends = 0;
-            *node = cur;
-            *event = AXML_EV_END;
-            *depth = r->walk_depth;
-            return 1;
-        }
-    } else if (cur->next != NULL) {
-        next = cur->next;
-    } else {
-        xmlNodePtr parent = cur->parent;
-        if (parent == NULL || parent->type != XML_ELEMENT_NODE) {
-            r->walk_node = NULL;
-            return 0;
-        }
-        r->walk_node = parent;
-        r->walk_depth -= 1;
-        *node = parent;
-        *event = AXML_EV_END;
-        *depth = r->walk_depth;
-        return 1;
-    }
-    r->walk_node = next;
-    r->walk_descends = next->type == XML_ELEMENT_NODE;
-    *node = next;
-    *event = next->type == XML_ELEMENT_NODE ? AXML_EV_START : AXML_EV_OTHER;
-    *depth = r->walk_depth;
-    return 1;
-}
-

@@ -1,5 +1,5 @@
 /* The safety side of the XML reader: the process-wide setup (a refusing external-entity
- * loader) and how libxml2's errors become a clean cut (lines: AXMLLines.c).
+ * loader) and how libxml2's errors become a clean cut.
  * With the other AXML*.c files, the only code of the project that includes libxml2
  * (see include/CXMLShim.h and STYLE.md). */
 #include "axml_internal.h"
@@ -13,20 +13,9 @@
 
 static pthread_once_t axml_once = PTHREAD_ONCE_INIT;
 static atomic_llong axml_refused_total;
-/* The reader whose batch runs on this thread (the loader and the node hook find it here). */
+/* The reader whose batch runs on this thread (the loader and the SAX callbacks find it here). */
 _Thread_local AXMLReader *axml_current;
 
-
-/* Marks the elements open in the parser at an error (the context's node and its ancestors).
- * In an entity's check context the chain is a throw-away pseudo root; libxml2 then reports
- * the failure again on the document's context, whose chain is the real one. */
-static void mark_open_elements(xmlParserCtxtPtr ctxt) {
-    if (ctxt == NULL) return;
-    for (xmlNodePtr n = ctxt->node; n != NULL; n = n->parent) {
-        if (n->type != XML_ELEMENT_NODE) break;
-        n->psvi = (void *)((intptr_t)n->psvi | AXML_OPEN_AT_ERROR);
-    }
-}
 
 /* The document's line and column at an error. Errors in an entity's replacement text carry
  * the entity's own positions (no file name); the reader's parser then stands just after the
@@ -36,9 +25,13 @@ static void error_position(AXMLReader *r, xmlParserCtxtPtr ctxt, const char *fil
         *line = ctxt->inputTab[0]->line;
         *column = ctxt->inputTab[0]->col;
     } else if (file == NULL || (ctxt != NULL && ctxt->input != NULL && ctxt->input->filename == NULL)) {
-        *line = xmlTextReaderGetParserLineNumber(r->reader);
-        *column = xmlTextReaderGetParserColumnNumber(r->reader);
+        *line = axml_current_line(r);
+        *column = r->ctxt != NULL && r->ctxt->input != NULL ? r->ctxt->input->col : 0;
     }
+}
+
+int64_t axml_current_line(const AXMLReader *r) {
+    return r->ctxt != NULL && r->ctxt->input != NULL ? (int64_t)r->ctxt->input->line : 0;
 }
 
 /* libxml2 calls this for every external resource a document asks for (DTDs, external
@@ -50,7 +43,7 @@ static xmlParserInputPtr refusing_loader(const char *url, const char *id, xmlPar
     (void)id;
     atomic_fetch_add(&axml_refused_total, 1);
     AXMLReader *r = axml_current;
-    if (r != NULL && r->reader != NULL) {
+    if (r != NULL && r->ctxt != NULL) {
         r->refused += 1;
         int64_t line = 0;
         int column = 0;
@@ -58,7 +51,7 @@ static xmlParserInputPtr refusing_loader(const char *url, const char *id, xmlPar
         axml_note_error(r, AXML_ERROR_REFUSED_LOAD, line, column,
                         "the document asks to load the external resource '%s'", url ? url : "(unnamed)");
         r->error_pending = 1;
-        mark_open_elements(ctxt);
+        r->stopped = 1;
     }
     return NULL;
 }
@@ -117,8 +110,8 @@ void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const cha
 }
 
 /* libxml2's structured error handler for this reader: keeps the first error of level ERROR
- * or FATAL (warnings are ignored) and marks the cut (see AXML_OPEN_AT_ERROR). The batch loop
- * goes on delivering the nodes parsed before the error. */
+ * or FATAL (warnings are ignored) and makes the cut: every SAX event after it is ignored, so
+ * the records that ended before it are in the batch and the one in progress is dropped. */
 void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
     AXMLReader *r = arg;
     if (e == NULL || e->level < XML_ERR_ERROR) return;
@@ -128,7 +121,7 @@ void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
         ctxt = e->ctxt;
     }
     r->error_pending = 1;
-    mark_open_elements(ctxt);
+    r->stopped = 1;
     if (r->error.kind != AXML_ERROR_NONE) return;
     int64_t line = e->line;
     int column = e->int2;

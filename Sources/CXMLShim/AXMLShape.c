@@ -76,7 +76,7 @@ static void nameset_free(NameSet *set) {
 }
 
 /* Records the path of an element met outside any record, until the first record. */
-void axml_shape_element(AXMLReader *r, xmlNodePtr node, int depth) {
+void axml_shape_element(AXMLReader *r, int depth) {
     if (depth == 1) r->shape.root_has_children = 1;
     if (r->record_anywhere == 0 && r->nrecord_steps >= 2 && depth == r->nrecord_steps - 2 &&
         r->record_prefix[depth]) {
@@ -87,14 +87,13 @@ void axml_shape_element(AXMLReader *r, xmlNodePtr node, int depth) {
         r->shape.parent_has_children = 1; /* a child of a parent element, yet no record */
     }
     if (!r->collecting_paths) return;
-    /* The ancestors are alive (the streaming reader frees a node only after its end): the
-     * path is the parent chain. A hash of the interned name pointers finds a known path
-     * without building its text. */
+    /* The path is the stack of open elements' names (the element itself at `depth`). A hash
+     * of the interned name pointers finds a known path without building its text. */
     uint64_t hash = 0xcbf29ce484222325ull;
     size_t length = 0;
-    for (xmlNodePtr n = node; n != NULL && n->type == XML_ELEMENT_NODE; n = n->parent) {
-        hash = (hash ^ (uint64_t)(uintptr_t)n->name) * 0x100000001b3ull;
-        length += 1 + strlen((const char *)n->name);
+    for (int i = 0; i <= depth && i < r->nopen; i++) {
+        hash = (hash ^ (uint64_t)(uintptr_t)r->open[i]) * 0x100000001b3ull;
+        length += 1 + strlen((const char *)r->open[i]);
     }
     for (int i = 0; i < r->shape.path_count; i++) {
         if (r->seen_hashes[i] == hash) return;
@@ -115,31 +114,30 @@ void axml_shape_element(AXMLReader *r, xmlNodePtr node, int depth) {
         return;
     }
     r->seen_hashes = hashes;
-    /* written back to front, from the element up to the root */
-    size_t at = length;
-    text[at] = '\0';
-    for (xmlNodePtr n = node; n != NULL && n->type == XML_ELEMENT_NODE; n = n->parent) {
-        size_t len = strlen((const char *)n->name);
-        at -= len;
-        memcpy(text + at, n->name, len);
-        text[--at] = '/';
+    size_t at = 0;
+    for (int i = 0; i <= depth && i < r->nopen; i++) {
+        size_t len = strlen((const char *)r->open[i]);
+        text[at++] = '/';
+        memcpy(text + at, r->open[i], len);
+        at += len;
     }
+    text[at] = '\0';
     r->seen_paths[cap] = text;
     r->seen_hashes[cap] = hash;
     r->shape.path_count = cap + 1;
     if (r->shape.path_count >= AXML_MAX_SEEN_PATHS) r->collecting_paths = 0;
 }
 
-void axml_shape_record(AXMLReader *r, xmlNodePtr node) {
+void axml_shape_record(AXMLReader *r, const AXMLElement *el) {
     r->shape.records += 1;
     r->collecting_paths = 0;
-    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) nameset_add(&r->attribute_names, a->name);
+    for (int i = 0; i < el->nattrs; i++) nameset_add(&r->attribute_names, el->attrs[5 * i]);
     r->shape.attribute_name_count = r->attribute_names.count;
     r->shape.names_truncated = r->child_names.truncated || r->attribute_names.truncated;
 }
 
-void axml_shape_record_child(AXMLReader *r, xmlNodePtr node) {
-    nameset_add(&r->child_names, node->name);
+void axml_shape_record_child(AXMLReader *r, const xmlChar *name) {
+    nameset_add(&r->child_names, name);
     r->shape.child_name_count = r->child_names.count;
     r->shape.names_truncated = r->child_names.truncated || r->attribute_names.truncated;
 }

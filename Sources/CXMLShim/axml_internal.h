@@ -11,7 +11,6 @@
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
-#include <libxml/xmlreader.h>
 
 #include <stdint.h>
 
@@ -26,13 +25,9 @@
 #define AXML_MAX_BATCH 65536
 #define AXML_MAX_CELLS (1 << 22)
 
-/* How an error found by the parser (which runs ahead of the nodes the reader delivers)
- * becomes a clean cut: the nodes parsed before it are still delivered, so every record that
- * ended before the error reaches the batch, and nothing after it does. Element nodes carry
- * two flags next to their line in `psvi` (see node_hook): */
-#define AXML_OPEN_AT_ERROR 1  /* the element was open when the error happened: incomplete */
-#define AXML_AFTER_ERROR 2    /* the node was created after the error */
-#define AXML_FLAG_BITS 2
+/* Bytes handed to the parser per xmlParseChunk call. A batch ends after the piece in which
+ * it filled up: the records completed beyond it are carried to the next batch. */
+#define AXML_PIECE (64 * 1024)
 
 typedef struct {
     const xmlChar *local; /* interned in the reader's dictionary: compared by pointer */
@@ -80,7 +75,8 @@ typedef struct {
 } Capture;
 
 struct AXMLReader {
-    xmlTextReaderPtr reader;
+    xmlParserCtxtPtr ctxt;    /* libxml2's push parser, driven with our SAX2 callbacks */
+    uint8_t *piece;           /* AXML_PIECE bytes: the input buffer */
     int fd;
     axml_read_fn stream_read;  /* axml_open_stream: the caller's reader, else NULL */
     void *stream_context;
@@ -112,26 +108,18 @@ struct AXMLReader {
     int32_t *last_item;       /* per field of the current record: last item of its composite */
     Capture *captures;
     int ncaptures, capcaptures;
-    int finished;             /* 0, or the final AXML_STATUS_END / AXML_STATUS_ERROR */
-    int error_pending;        /* the parser reported an error ahead of the nodes delivered */
-    int delivery_error;       /* the loop stopped at a delivered node (entity, memory...) */
-    xmlNodePtr *open;         /* the elements started and not ended yet, outermost first */
+    const xmlChar **open;     /* local names of the elements started and not ended, outermost first */
     int nopen, capopen;
-    /* the last node the reader delivered, to resume from with the tree walker */
-    xmlNodePtr last_node;
-    int last_descends;        /* it was the start of an element with content to come */
-    int last_depth;
-    xmlNodePtr root;          /* the first element created: the document's root element */
-    /* line tracking (AXMLLines.c): the parser context whose SAX callbacks we wrap, or NULL
-     * for the portable node hook */
-    xmlParserCtxtPtr parser;
-    startElementNsSAX2Func sax_start_element_ns;
-    referenceSAXFunc sax_reference;
-    /* the tree walker (see walk_step) */
-    int walking;
-    xmlNodePtr walk_node;
-    int walk_descends;
-    int walk_depth;
+    int stopped;              /* an error: every later SAX event is ignored, nothing more is parsed */
+    int parse_over;           /* the parser is done (end of input, or stopped) */
+    int final_status;         /* once parse_over: AXML_STATUS_END or AXML_STATUS_ERROR */
+    int finished;             /* 0, or the final status once every record was handed out */
+    int error_pending;        /* libxml2 reported an error */
+    int delivery_error;       /* our own per-event work failed (entity, memory...) */
+    /* records carried to the next batch (completed after the batch filled up) */
+    int32_t carry_from;       /* their first row */
+    int32_t carry_complete;   /* complete records */
+    int carry_open;           /* 1: the record in progress comes too */
 
     /* the document's shape (AXMLShape.c) */
     AXMLFileStat file_stat;
@@ -145,9 +133,10 @@ struct AXMLReader {
     /* the batch */
     AXMLBatch batch;
     AXMLCell *cells;
-    size_t capcells;
     int64_t *lines;
-    size_t caplines;
+    int64_t *row_arena;       /* per row: arena length when its record began */
+    int32_t *row_items;       /* per row: item count when its record began */
+    size_t caprows;           /* rows allocated in cells (row-major), lines, row_arena, row_items */
     uint8_t *arena;
     int64_t arena_len, arena_cap;
     AXMLItem *items;
@@ -156,7 +145,7 @@ struct AXMLReader {
     AXMLError error;
 };
 
-/* AXMLSafety.c: process-wide setup, the per-thread current reader, lines, errors. */
+/* AXMLSafety.c: process-wide setup, the per-thread current reader, errors. */
 extern _Thread_local AXMLReader *axml_current;
 void axml_setup(void);
 void axml_on_libxml_error(void *arg, xmlErrorPtr e);
@@ -164,38 +153,33 @@ void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const cha
     __attribute__((format(printf, 5, 6)));
 void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+int64_t axml_current_line(const AXMLReader *r);
 
-static inline intptr_t axml_node_flags(xmlNodePtr node) {
-    return (intptr_t)node->psvi & ((1 << AXML_FLAG_BITS) - 1);
-}
-
-/* AXMLLines.c: element lines. */
+/* An element as the SAX2 start callback sees it. */
 typedef struct {
-    xmlRegisterNodeFunc hook;
-    xmlRegisterNodeFunc previous;
-} AXMLLineState;
-void axml_track_lines(AXMLReader *r, int portable);
-void axml_lines_begin(AXMLReader *r, AXMLLineState *state);
-void axml_lines_end(AXMLReader *r, const AXMLLineState *state);
-int64_t axml_node_line(xmlNodePtr node);
+    const xmlChar *name;   /* local name, interned in the parser's dictionary */
+    const xmlChar *uri;    /* namespace URI, or NULL */
+    const xmlChar **attrs; /* nattrs x (local name, prefix, URI, value, value end) */
+    int nattrs;
+    int64_t line;          /* the parser's line at the end of the start tag */
+} AXMLElement;
 
-/* AXMLRecords.c: the per-node work. */
+/* AXMLRecords.c: the per-event work. Each returns 0 to go on, 1 to stop with an error. */
 int axml_build_indexes(AXMLReader *r);
 void axml_free_indexes(AXMLReader *r);
-enum { AXML_EV_START = 0, AXML_EV_EMPTY = 1, AXML_EV_END = 2, AXML_EV_OTHER = 3 };
-/* Returns 0 to go on, 1 to stop the batch with an error. */
-int axml_deliver(AXMLReader *r, xmlNodePtr node, int event, int depth);
-void axml_walk_begin(AXMLReader *r);
-int axml_walk_step(AXMLReader *r, xmlNodePtr *node, int *event, int *depth);
+int axml_element_start(AXMLReader *r, const AXMLElement *el, int depth);
+void axml_element_end(AXMLReader *r, int depth);
+int axml_text(AXMLReader *r, const xmlChar *text, int len);
 
 /* AXMLShape.c: what the document looked like. */
-void axml_shape_element(AXMLReader *r, xmlNodePtr node, int depth);
-void axml_shape_record(AXMLReader *r, xmlNodePtr node);
-void axml_shape_record_child(AXMLReader *r, xmlNodePtr node);
+void axml_shape_element(AXMLReader *r, int depth);
+void axml_shape_record(AXMLReader *r, const AXMLElement *el);
+void axml_shape_record_child(AXMLReader *r, const xmlChar *name);
 void axml_shape_free(AXMLReader *r);
 
 /* AXMLReader.c */
 int axml_grow(void **buffer, size_t element, int64_t *capacity, int64_t needed);
 int axml_grow_int(void **buffer, size_t element, int *capacity, int needed);
+int axml_ensure_rows(AXMLReader *r, size_t rows);
 
 #endif

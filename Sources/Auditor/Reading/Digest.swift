@@ -30,7 +30,7 @@ package enum Digest {
     ///   - chunkSize: Bytes per `read(2)`; 1 MiB by default.
     /// - Throws: ``AuditError`` `.missingInput` when the file cannot be opened, `.io` when a
     ///   read fails.
-    public static func sha256Hex(fileAtPath path: String, chunkSize: Int = 1 << 20) throws(AuditError) -> String {
+    public static func sha256Hex(fileAtPath path: String, chunkSize: Int = 1 << 17) throws(AuditError) -> String {
         let fd = try InputFile.openForHashing(path)     // never blocks on a FIFO
         defer { close(fd) }
         var hasher = SHA256()

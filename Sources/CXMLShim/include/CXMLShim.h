@@ -3,15 +3,15 @@
 /* The only door to libxml2. Swift sees opaque handles and plain C types, never libxml2's
  * headers (they clash with Foundation's ICU module on a clean build, see STYLE.md).
  *
- * A streaming record extractor over libxml2's xmlTextReader: the per-node loop runs in C and
- * hands Swift one batch of records per call (column-major cells pointing into one byte
- * arena), so a chunk costs one Swift-to-C crossing.
+ * A streaming record extractor over libxml2's push parser with SAX2 callbacks (no tree is
+ * built): the per-event work runs in C and hands Swift one batch of records per call (cells,
+ * row by row, pointing into one byte arena), so a chunk costs one Swift-to-C crossing.
  *
  * Safety (CONVENTIONS.md rule 6): the reader parses with XML_PARSE_NONET | XML_PARSE_BIG_LINES
  * and nothing else (no NOENT, DTDLOAD, DTDATTR, DTDVALID, XINCLUDE, HUGE); the file is read
  * through our own descriptor (no transparent gzip); a refusing external-entity loader is
- * installed once per process; an entity reference node, a refused load, or any libxml2 error
- * of level ERROR or FATAL stops the batch with an error. */
+ * installed once per process; a reference to a DTD entity, a refused load, or any libxml2
+ * error of level ERROR or FATAL stops the batch with an error. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -75,8 +75,8 @@ typedef struct {
     int32_t count;            /* records in the batch */
     int32_t status;           /* AXML_STATUS_* */
     int32_t field_count;
-    int32_t capacity;         /* column stride of `cells` */
-    const AXMLCell *cells;    /* cells[field * capacity + record] */
+    int32_t capacity;         /* the records asked for (count <= capacity) */
+    const AXMLCell *cells;    /* cells[record * field_count + field] */
     const int64_t *lines;     /* per record: line of its start tag (1-based) */
     const uint8_t *bytes;
     int64_t byte_count;
@@ -132,13 +132,6 @@ const AXMLError *axml_error(const AXMLReader *reader);
 int64_t axml_bytes_read(const AXMLReader *reader);
 /* External loads this reader's parser attempted (all refused). */
 int64_t axml_refused_loads(const AXMLReader *reader);
-
-/* Element lines are taken from the parser's own SAX callbacks when this libxml2's reader
- * layout is known (2.7...2.11, checked), else from libxml2's node-creation hook (slower).
- * Tests force the portable way with this, before the first axml_read; axml_uses_node_hook
- * tells which one a reader uses. */
-void axml_use_portable_lines(AXMLReader *reader);
-int axml_uses_node_hook(const AXMLReader *reader);
 
 /* External loads refused in this process so far (every reader, and any other libxml2 user:
  * the loader is process-global). */

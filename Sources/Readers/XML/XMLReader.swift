@@ -9,20 +9,21 @@ import Musl
 import Darwin
 #endif
 
-/// Reads records from an XML document with libxml2's streaming `xmlTextReader`.
+/// Reads records from an XML document with libxml2's push parser and SAX2 callbacks (no tree).
 ///
 /// One element (``XMLReaderOptions/record``) is one record; the schema is the fields the
 /// request asks for, in that order, each read from the record element as ``XMLFieldSpec``
 /// says (by default: the child element of that name, else the attribute of that name).
 /// A missing element is `.missing`; an element with `xsi:nil="true"` (XML Schema's explicit
 /// null, also in a list item or a map entry) is `Cell.null`; an empty element is empty text. Every record's location
-/// is the line of its start tag, with the `record:` path (`LocationStyle.element(path:)`).
+/// is the line of its start tag (the parser's line as it reports the tag: exact past line
+/// 65535, where libxml2's tree keeps 16 bits), with the `record:` path (`LocationStyle.element(path:)`).
 ///
-/// The per-node work runs in C (`CXMLShim`): one call fills one chunk. Memory stays flat
-/// whatever the file's size: libxml2 frees each node once the reader has moved past it.
+/// The per-event work runs in C (`CXMLShim`): one call fills one chunk. Memory stays flat
+/// whatever the file's size: the parser builds no tree, and is fed 64 KiB at a time.
 ///
 /// Safety (CONVENTIONS.md rule 6): no network, no DTD loading, no entity substitution, no
-/// XInclude, libxml2's default limits (no `XML_PARSE_HUGE`: a text node of at most 10 MB,
+/// XInclude, libxml2's default limits (no `XML_PARSE_HUGE`: a value of at most 10 MB,
 /// nesting depth 256, entity amplification checks); the file is opened by us, so a gzip file
 /// is not transparently inflated. A process-global external-entity loader that
 /// refuses every load is installed the first time a reader opens (thread-safe, once). A
@@ -207,7 +208,6 @@ import Darwin
     /// Copies a C batch into a chunk: one copy of the bytes, one pass over the cells.
     private func makeChunk(_ batch: AXMLBatch) -> RecordChunk {
         let count = Int(batch.count)
-        let capacity = Int(batch.capacity)
         let width = schema.fields.count
         let bytes: [UInt8]
         if batch.byte_count > 0, let start = batch.bytes {
@@ -219,14 +219,13 @@ import Darwin
         var repeated = [(row: Int, field: Int, count: Int)]()
         var columns = [[Cell]]()
         columns.reserveCapacity(width)
-        // Safety: the shim sets `cells` (width × capacity) and `lines` (capacity) for every
-        // batch, and `count <= capacity`.
+        // Safety: the shim sets `cells` (count × width, row by row) and `lines` (count) for
+        // every batch.
         let cells = batch.cells!
         for field in 0 ..< width {
-            let base = cells + field * capacity
             let column = [Cell](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for row in 0 ..< count {
-                    let c = base[row]
+                    let c = cells[row * width + field]
                     switch Int32(c.tag) {
                     case Int32(AXML_CELL_TEXT):
                         buffer[row] = Cell(tag: .text, payload: c.offset, length: c.length)
