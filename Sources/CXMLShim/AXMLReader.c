@@ -101,8 +101,8 @@ static void on_reference(void *ctx, const xmlChar *name) {
 }
 
 /* An entity declared in the DTD is refused where the document first uses it, before libxml2
- * checks or expands its replacement text (once per use, in its SAX mode: a quadratic blowup).
- * Returning none makes libxml2 report it undeclared, after our error, which is kept. */
+ * checks or expands its replacement text (once per use, in its SAX mode: a quadratic blowup),
+ * and the parser is halted. */
 static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name) {
     xmlParserCtxtPtr ctxt = ctx;
     xmlEntityPtr entity = xmlSAX2GetEntity(ctx, name);
@@ -113,6 +113,10 @@ static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name) {
         axml_set_error(r, AXML_ERROR_ENTITY, axml_current_line(r), 0,
                        "%s refers to the entity '&%s;' declared in a DTD", where, (const char *)name);
         r->stopped = 1;
+        /* Halted here, libxml2 returns at once: without it, it would look the entity up again
+           itself (xmlSAX2GetEntity, while the document is still well-formed) and go on with
+           the rest of the piece, raising an error per later reference. */
+        xmlStopParser(ctxt);
     }
     return NULL;
 }
