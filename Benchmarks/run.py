@@ -8,6 +8,7 @@ measured in ONE run so that the ratios mean something on a noisy machine.
                               [--peers duckdb,polars,pandera,frictionless] [--skip-peers]
                               [--no-jobs-compare] [--no-history-compare] [--no-pushdown]
                               [--no-build] [--tenx] [--hundred] [--no-gzip]
+    python3 Benchmarks/run.py --spark [--data DIR] [--runs 3]   # Benchmarks/spark.py (issue 17)
 
 Python 3 standard library only (the peers run in their own venv,
 Benchmarks/.venv, created on demand). See Benchmarks/README.md.
@@ -819,6 +820,10 @@ def main():
     ap.add_argument("--hundred", action="store_true",
                     help="also audit 100x the rows once (gen.py's 10x CSV written ten times by replicate.py, "
                          "about 13 GB at 1M rows), and run the DuckDB and polars peers on it (Benchmarks/hundred.py)")
+    ap.add_argument("--spark", action="store_true",
+                    help="run the Spark benchmark instead (issue 17: Benchmarks/spark.py on a standalone "
+                         "cluster on loopback, 1M and 10M rows, 1 and 2 workers); it runs with $SPARK_PYTHON, "
+                         "else .venv/bin/python: a Python with pyspark 4.x and its Connect client")
     ap.add_argument("--tenx", action="store_true",
                     help="also audit a 10× CSV (rows×10) for the memory-flatness check")
     ap.add_argument("--gzip", action=argparse.BooleanOptionalAction, default=True,
@@ -829,6 +834,8 @@ def main():
                     help="the shared bench folder with gen.py, peers/, limit/ (default ../shared/bench)")
     ap.add_argument("--json", default=os.path.join(RESULTS, "latest.json"))
     a = ap.parse_args()
+    if a.spark:
+        sys.exit(run_spark(a))
 
     shared = os.path.abspath(a.shared)
     if not os.path.exists(os.path.join(shared, "gen.py")):
@@ -988,6 +995,17 @@ def main():
         if any(m.wrong for m in bad):
             print("!!! a faster wrong answer is a failure: fix the counts before reading the timings.")
         sys.exit(1)
+
+
+def run_spark(a):
+    """Benchmarks/spark.py with the Python that has pyspark; its exit status."""
+    python = os.environ.get("SPARK_PYTHON") or os.path.join(REPO, ".venv", "bin", "python")
+    if not os.access(python, os.X_OK):
+        die("--spark needs a Python with pyspark 4.x and its Connect client: set SPARK_PYTHON "
+            "(e.g. a venv with pip install 'pyspark[connect]'), or make .venv")
+    argv = [python, os.path.join(HERE, "spark.py"), "--data", os.path.abspath(a.data), "--runs", str(a.runs)]
+    log("spark: " + " ".join(argv))
+    return subprocess.call(argv)
 
 
 def git_head():
