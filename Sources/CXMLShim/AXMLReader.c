@@ -179,7 +179,6 @@ static AXMLReader *start_parser(AXMLReader *r, const char *name, int *error_numb
     }
     xmlCtxtUseOptions(r->ctxt, AXML_PARSE_OPTIONS);
     r->ctxt->_private = r;
-    r->final_status = AXML_STATUS_END;
     return r;
 }
 
@@ -472,7 +471,7 @@ static void take_carried(AXMLReader *r) {
     r->carry_open = 0;
 }
 
-static int prepare_batch(AXMLReader *r, int32_t max_records) {
+static void prepare_batch(AXMLReader *r, int32_t max_records) {
     int32_t cap = max_records < 1 ? 1 : (max_records > AXML_MAX_BATCH ? AXML_MAX_BATCH : max_records);
     size_t nf = r->nfields > 0 ? (size_t)r->nfields : 1;
     if ((size_t)cap * nf > AXML_MAX_CELLS) cap = (int32_t)(AXML_MAX_CELLS / nf > 0 ? AXML_MAX_CELLS / nf : 1);
@@ -480,7 +479,6 @@ static int prepare_batch(AXMLReader *r, int32_t max_records) {
     r->batch.capacity = cap;
     r->batch.field_count = r->nfields;
     take_carried(r);
-    return 0;
 }
 
 static const AXMLBatch *seal(AXMLReader *r, int status) {
@@ -505,15 +503,19 @@ static void feed(AXMLReader *r) {
     } else {
         int rc = xmlParseChunk(r->ctxt, (const char *)r->piece, n, n == 0);
         if (rc != 0 && r->error.kind == AXML_ERROR_NONE) {
-            axml_note_error(r, AXML_ERROR_PARSE, axml_current_line(r),
-                            r->ctxt->input != NULL ? r->ctxt->input->col : 0, "the XML parser stopped");
+            axml_note_error(r, AXML_ERROR_PARSE, axml_current_line(r), axml_current_column(r),
+                            "the XML parser stopped");
             r->stopped = 1;
         }
         if (n > 0 && !r->stopped) return;
     }
     r->parse_over = 1;
-    r->final_status = r->stopped || r->error.kind != AXML_ERROR_NONE ? AXML_STATUS_ERROR : AXML_STATUS_END;
     close_input(r);
+}
+
+/* How the document ended, once the parser is done. */
+static int final_status(const AXMLReader *r) {
+    return r->stopped || r->error.kind != AXML_ERROR_NONE ? AXML_STATUS_ERROR : AXML_STATUS_END;
 }
 
 const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
@@ -523,16 +525,17 @@ const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
         r->nitems = 0;
         return seal(r, r->finished);
     }
-    if ((!r->configured && finish_configuration(r)) || prepare_batch(r, max_records)) {
+    if (!r->configured && finish_configuration(r)) {
         r->batch.count = 0;
         axml_set_error(r, AXML_ERROR_MEMORY, 0, 0, "out of memory while reading the XML document");
         return seal(r, AXML_STATUS_ERROR);
     }
+    prepare_batch(r, max_records);
     AXMLReader *saved = axml_current;
     axml_current = r;
     while (!r->parse_over && r->batch.count < r->batch.capacity) feed(r);
     axml_current = saved;
-    if (r->parse_over && r->final_status == AXML_STATUS_ERROR) r->in_record = 0; /* incomplete: dropped */
+    if (r->parse_over && final_status(r) == AXML_STATUS_ERROR) r->in_record = 0; /* incomplete: dropped */
 
     int32_t cap = r->batch.capacity;
     if (r->batch.count > cap || (r->batch.count == cap && r->in_record)) {
@@ -542,5 +545,5 @@ const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
         r->batch.count = cap;
         return seal(r, AXML_STATUS_MORE);
     }
-    return seal(r, r->parse_over ? r->final_status : AXML_STATUS_MORE);
+    return seal(r, r->parse_over ? final_status(r) : AXML_STATUS_MORE);
 }

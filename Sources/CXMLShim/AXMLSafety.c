@@ -26,12 +26,16 @@ static void error_position(AXMLReader *r, xmlParserCtxtPtr ctxt, const char *fil
         *column = ctxt->inputTab[0]->col;
     } else if (file == NULL || (ctxt != NULL && ctxt->input != NULL && ctxt->input->filename == NULL)) {
         *line = axml_current_line(r);
-        *column = r->ctxt != NULL && r->ctxt->input != NULL ? r->ctxt->input->col : 0;
+        *column = axml_current_column(r);
     }
 }
 
 int64_t axml_current_line(const AXMLReader *r) {
     return r->ctxt != NULL && r->ctxt->input != NULL ? (int64_t)r->ctxt->input->line : 0;
+}
+
+int axml_current_column(const AXMLReader *r) {
+    return r->ctxt != NULL && r->ctxt->input != NULL ? r->ctxt->input->col : 0;
 }
 
 /* libxml2 calls this for every external resource a document asks for (DTDs, external
@@ -50,7 +54,6 @@ static xmlParserInputPtr refusing_loader(const char *url, const char *id, xmlPar
         error_position(r, ctxt, NULL, &line, &column);
         axml_note_error(r, AXML_ERROR_REFUSED_LOAD, line, column,
                         "the document asks to load the external resource '%s'", url ? url : "(unnamed)");
-        r->error_pending = 1;
         r->stopped = 1;
     }
     return NULL;
@@ -120,7 +123,6 @@ void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
                             e->domain == XML_FROM_IO || e->domain == XML_FROM_DTD)) {
         ctxt = e->ctxt;
     }
-    r->error_pending = 1;
     r->stopped = 1;
     if (r->error.kind != AXML_ERROR_NONE) return;
     int64_t line = e->line;

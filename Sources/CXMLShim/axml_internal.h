@@ -112,9 +112,7 @@ struct AXMLReader {
     int nopen, capopen;
     int stopped;              /* an error: every later SAX event is ignored, nothing more is parsed */
     int parse_over;           /* the parser is done (end of input, or stopped) */
-    int final_status;         /* once parse_over: AXML_STATUS_END or AXML_STATUS_ERROR */
     int finished;             /* 0, or the final status once every record was handed out */
-    int error_pending;        /* libxml2 reported an error */
     int delivery_error;       /* our own per-event work failed (entity, memory...) */
     /* records carried to the next batch (completed after the batch filled up) */
     int32_t carry_from;       /* their first row */
@@ -154,6 +152,7 @@ void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const cha
 void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int64_t axml_current_line(const AXMLReader *r);
+int axml_current_column(const AXMLReader *r);
 
 /* An element as the SAX2 start callback sees it. */
 typedef struct {
