@@ -121,12 +121,6 @@ static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name) {
     return NULL;
 }
 
-static void on_error(void *ctx, xmlErrorPtr e) {
-    (void)ctx;
-    AXMLReader *r = axml_current;
-    if (r != NULL) axml_on_libxml_error(r, e);
-}
-
 /* libxml2's SAX2 handlers for the document and its DTD (so that an entity declared there is
  * known, and reported as such when used), ours for the content. */
 static void make_handler(xmlSAXHandler *sax) {
@@ -144,7 +138,7 @@ static void make_handler(xmlSAXHandler *sax) {
     sax->ignorableWhitespace = on_text;
     sax->cdataBlock = on_text;
     sax->reference = on_reference;
-    sax->serror = on_error;
+    sax->serror = axml_on_error;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -169,10 +163,10 @@ static AXMLReader *start_parser(AXMLReader *r, const char *name, int *error_numb
     }
     xmlSAXHandler sax;
     make_handler(&sax);
-    AXMLReader *saved = axml_current;
-    axml_current = r;
+    AXMLThreadState saved;
+    axml_enter(r, &saved);
     r->ctxt = xmlCreatePushParserCtxt(&sax, NULL, (const char *)r->piece, have, name);
-    axml_current = saved;
+    axml_leave(&saved);
     if (r->ctxt == NULL) {
         *error_number = ENOMEM;
         return NULL;
@@ -502,9 +496,10 @@ static void feed(AXMLReader *r) {
         r->stopped = 1;
     } else {
         int rc = xmlParseChunk(r->ctxt, (const char *)r->piece, n, n == 0);
-        if (rc != 0 && r->error.kind == AXML_ERROR_NONE) {
-            axml_note_error(r, AXML_ERROR_PARSE, axml_current_line(r), axml_current_column(r),
-                            "the XML parser stopped");
+        if ((rc != 0 || r->contextless[0]) && r->error.kind == AXML_ERROR_NONE) {
+            axml_note_error(r, AXML_ERROR_PARSE, axml_current_line(r), axml_current_column(r), "%s",
+                            r->contextless[0] ? r->contextless : "the XML parser stopped");
+            if (r->contextless[0]) r->error.libxml_code = r->contextless_code;
             r->stopped = 1;
         }
         if (n > 0 && !r->stopped) return;
@@ -531,10 +526,10 @@ const AXMLBatch *axml_read(AXMLReader *r, int32_t max_records) {
         return seal(r, AXML_STATUS_ERROR);
     }
     prepare_batch(r, max_records);
-    AXMLReader *saved = axml_current;
-    axml_current = r;
+    AXMLThreadState saved;
+    axml_enter(r, &saved);
     while (!r->parse_over && r->batch.count < r->batch.capacity) feed(r);
-    axml_current = saved;
+    axml_leave(&saved);
     if (r->parse_over && final_status(r) == AXML_STATUS_ERROR) r->in_record = 0; /* incomplete: dropped */
 
     int32_t cap = r->batch.capacity;

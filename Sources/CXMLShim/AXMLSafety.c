@@ -94,7 +94,7 @@ static void axml_vset_error(AXMLReader *r, int kind, int64_t line, int column, c
 /* An error the parser found ahead of the delivered nodes: the first one is reported, unless
  * the loop stops earlier in the document for its own reason (set_error). */
 void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...) {
-                     if (r->error.kind != AXML_ERROR_NONE) return;
+    if (r->error.kind != AXML_ERROR_NONE) return;
     va_list args;
     va_start(args, fmt);
     axml_vset_error(r, kind, line, column, fmt, args);
@@ -104,7 +104,7 @@ void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const ch
 /* An error at the node being delivered: it stops the batch here, so it replaces a parser
  * error noted further on in the document. */
 void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...) {
-                    if (r->delivery_error) return;
+    if (r->delivery_error) return;
     r->delivery_error = 1;
     va_list args;
     va_start(args, fmt);
@@ -112,11 +112,20 @@ void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const cha
     va_end(args);
 }
 
+/* libxml2's message as one line: "indicate encoding !\nBytes: …" has a line break inside. */
+static void one_line(char *out, size_t size, const char *message) {
+    snprintf(out, size, "%s", message);
+    size_t n = strlen(out);
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' ' || out[n - 1] == '\r')) out[--n] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (out[i] == '\n' || out[i] == '\r') out[i] = ' ';
+    }
+}
+
 /* libxml2's structured error handler for this reader: keeps the first error of level ERROR
  * or FATAL (warnings are ignored) and makes the cut: every SAX event after it is ignored, so
  * the records that ended before it are in the batch and the one in progress is dropped. */
-void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
-    AXMLReader *r = arg;
+static void keep_error(AXMLReader *r, xmlErrorPtr e) {
     if (e == NULL || e->level < XML_ERR_ERROR) return;
     xmlParserCtxtPtr ctxt = NULL;
     if (e->ctxt != NULL && (e->domain == XML_FROM_PARSER || e->domain == XML_FROM_NAMESPACE ||
@@ -129,13 +138,55 @@ void axml_on_libxml_error(void *arg, xmlErrorPtr e) {
     int column = e->int2;
     error_position(r, ctxt, e->file, &line, &column);
     char message[sizeof r->error.message];
-    snprintf(message, sizeof message, "%s", e->message ? e->message : "unknown libxml2 error");
-    size_t n = strlen(message);
-    while (n > 0 && (message[n - 1] == '\n' || message[n - 1] == ' ' || message[n - 1] == '\r')) {
-        message[--n] = 0;
-    }
+    one_line(message, sizeof message, e->message ? e->message : "unknown libxml2 error");
     axml_note_error(r, AXML_ERROR_PARSE, line, column, "%s", message);
     r->error.libxml_code = e->code;
 }
 
 void axml_setup(void) { pthread_once(&axml_once, axml_init); }
+
+/* Errors raised without a parser context (libxml2 2.9's encoding conversion: "input conversion
+ * failed…", "I/O error : encoder error") go to the thread's structured handler, and a few to
+ * its generic handler ("xmlParseChunk: encoder error"); by default both print on stderr. While
+ * a reader parses, they are its own and none is printed: the first is kept, and the parser goes
+ * on with what was converted before the bad bytes, so the cut falls where they are (feed()). */
+void axml_on_error(void *ctx, xmlErrorPtr e) {
+    (void)ctx;
+    AXMLReader *r = axml_current;
+    if (r == NULL || e == NULL) return;
+    if (e->ctxt != NULL || e->level < XML_ERR_ERROR) {
+        keep_error(r, e);
+    } else if (r->contextless[0] == 0) {
+        one_line(r->contextless, sizeof r->contextless, e->message ? e->message : "unknown libxml2 error");
+        r->contextless_code = e->code;
+    }
+}
+
+static void on_generic_error(void *arg, const char *format, ...) {
+    (void)arg;
+    AXMLReader *r = axml_current;
+    if (r == NULL || format == NULL || r->contextless[0] != 0) return;
+    char message[sizeof r->contextless];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    one_line(r->contextless, sizeof r->contextless, message);
+}
+
+void axml_enter(AXMLReader *r, AXMLThreadState *saved) {
+    saved->reader = axml_current;
+    saved->structured = xmlStructuredError;
+    saved->structured_context = xmlStructuredErrorContext;
+    saved->generic = xmlGenericError;
+    saved->generic_context = xmlGenericErrorContext;
+    axml_current = r;
+    xmlSetStructuredErrorFunc(NULL, axml_on_error);
+    xmlSetGenericErrorFunc(NULL, on_generic_error);
+}
+
+void axml_leave(const AXMLThreadState *saved) {
+    xmlSetGenericErrorFunc(saved->generic_context, saved->generic);
+    xmlSetStructuredErrorFunc(saved->structured_context, saved->structured);
+    axml_current = saved->reader;
+}

@@ -114,6 +114,10 @@ struct AXMLReader {
     int parse_over;           /* the parser is done (end of input, or stopped) */
     int finished;             /* 0, or the final status once every record was handed out */
     int delivery_error;       /* our own per-event work failed (entity, memory...) */
+    /* An error libxml2 raised outside the parser (encoding conversion): the parser still
+     * parses what was converted before it, then stops; this is then its message. */
+    char contextless[sizeof(((AXMLError *)0)->message)];
+    int contextless_code;
     /* records carried to the next batch (completed after the batch filled up) */
     int32_t carry_from;       /* their first row */
     int32_t carry_complete;   /* complete records */
@@ -146,7 +150,19 @@ struct AXMLReader {
 /* AXMLSafety.c: process-wide setup, the per-thread current reader, errors. */
 extern _Thread_local AXMLReader *axml_current;
 void axml_setup(void);
-void axml_on_libxml_error(void *arg, xmlErrorPtr e);
+
+/* What a parse replaces on its thread while it runs (axml_enter), put back by axml_leave: the
+ * current reader and libxml2's thread-local error handlers. */
+typedef struct {
+    AXMLReader *reader;
+    xmlStructuredErrorFunc structured;
+    void *structured_context;
+    xmlGenericErrorFunc generic;
+    void *generic_context;
+} AXMLThreadState;
+void axml_enter(AXMLReader *r, AXMLThreadState *saved);
+void axml_leave(const AXMLThreadState *saved);
+void axml_on_error(void *ctx, xmlErrorPtr e); /* libxml2's structured handler, for the thread's current reader */
 void axml_set_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void axml_note_error(AXMLReader *r, int kind, int64_t line, int column, const char *fmt, ...)

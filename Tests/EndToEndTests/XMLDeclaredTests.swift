@@ -76,4 +76,22 @@ import Testing
             #expect(!out.contains("column 'email'"), "\(run)")
         }
     }
+
+    @Test("A byte that the declared encoding cannot convert: one located error (exit 65), none of libxml2's own lines")
+    func undecodableByteHasOneLocatedError() throws {
+        let tmp = try Scratch("xml-encoding")
+        defer { tmp.remove() }
+        var bytes = Data("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<people>\n<person id=\"1\"><name>Ann</name></person>\n<person id=\"2\"><name>B".utf8)
+        bytes += Data([0x81, 0x20])
+        bytes += Data("o</name></person>\n</people>\n".utf8)
+        try tmp.write("people.xml", bytes: bytes)
+        try tmp.write("rules.yml", Self.rules(record: "/people/person", attributes: "{ id: integer, name: string }"))
+        let run = try assertExecute(["run", "rules.yml"], in: tmp.url, exitCode: 65, stderrContains: [
+            "people.xml:4:", "input conversion failed due to input error, bytes 0x81 0x20",
+        ])
+        #expect(!run.stderrText.contains("encoding error :"), "\(run)")
+        #expect(!run.stderrText.contains("I/O error"), "\(run)")
+        #expect(!run.stderrText.contains("xmlParseChunk"), "\(run)")
+        #expect(!run.stderrText.contains("the XML parser stopped"), "\(run)")
+    }
 }

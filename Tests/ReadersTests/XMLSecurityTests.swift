@@ -234,6 +234,33 @@ import Testing
         #expect(result.error?.location?.hasPrefix("doc.xml:4:") == true, "\(String(describing: result.error))")
     }
 
+    /// A byte that the declared encoding cannot convert: libxml2 2.9 raises that error with no
+    /// parser context, so it would go to stderr; it is the reader's located error instead.
+    @Test func undecodableByteInDeclaredEncodingIsLocated() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<r>\n<p><v>ok</v></p>\n<p><v>".utf8)
+        bytes += [0x81, 0x20] // a lead byte followed by no valid trail byte
+        bytes += Array(" here</v></p>\n</r>\n".utf8)
+        let reader = try XMLTest.reader(try XMLTest.write(bytes), record: "p", fields: ["v"])
+        let result = XMLTest.readUntilError(reader)
+        #expect(result.records == [rec(3, "ok")])
+        let error = try #require(result.error)
+        #expect(error.code == .malformedInput)
+        #expect(error.location?.hasPrefix("doc.xml:4:") == true, "\(error)")
+        #expect(error.message.contains("input conversion failed"), "\(error)")
+        #expect(error.message.contains("0x81 0x20"), "\(error)")
+    }
+
+    /// libxml2's messages that span two lines read as one line.
+    @Test func libxmlMessageIsOneLine() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<r>\n<p><v>".utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array("</v></p>\n</r>\n".utf8)
+        let reader = try XMLTest.reader(try XMLTest.write(bytes), record: "p", fields: ["v"])
+        let error = try #require(XMLTest.readUntilError(reader).error)
+        #expect(error.message.contains("Bytes: 0xFF 0xFE"), "\(error)")
+        #expect(!error.message.contains("\n"), "\(error)")
+    }
+
     @Test func undeclaredNamespacePrefixIsMalformed() throws {
         // a namespace error does not stop libxml2's parser: the cut still falls right there
         let xml = "<r>\n<p><v>1</v></p>\n<x:p><v>2</v></x:p>\n<p><v>3</v></p>\n</r>"
