@@ -22,7 +22,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // Only with the Spark trait.
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
@@ -32,8 +31,7 @@ let package = Package(
     ],
     targets: [
         // Core: values, chunks, rules, plan, engine, findings. Depends on nothing of ours.
-        .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"),
-                                                .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Auditor", dependencies: [.product(name: "Yams", package: "Yams"), "CLibCrypto"]),
         // SparkConnect only with the Spark trait: `spark:` sources (Sources/Readers/Spark, all `#if Spark`).
         .target(name: "AuditorReaders", dependencies: ["Auditor", "SQLiteSupport", "CSQLite", "CXMLShim", "CLibPQ",
                                                    "CZlib", "CZstdShim",
@@ -64,6 +62,7 @@ let package = Package(
         .target(name: "CZstdShim"),
         // PostgreSQL sources: libpq, the reference client (every authentication method, TLS, COPY).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The Spark Connect client. Its sources are wrapped in `#if Spark`: without the trait
         // the target compiles to an empty module and none of its dependencies is built.

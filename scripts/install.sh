@@ -16,8 +16,8 @@
 #                   --package examples/validators --product team-auditor
 #
 # The binary carries the Swift runtime and Foundation (--static-swift-stdlib), so the machine
-# it runs on needs no Swift. It needs only three C libraries, as Debian packages:
-#   libsqlite3-0, libxml2 and libpq5 (Debian 12; the same names on Ubuntu 22.04 and later).
+# it runs on needs no Swift. It needs only four C libraries, as Debian packages:
+#   libsqlite3-0, libxml2, libpq5 and libssl3 (Debian 12; the same names on Ubuntu 22.04 and later).
 set -eu
 here=$(pwd)
 cd "$(dirname "$0")/.."

@@ -6,7 +6,7 @@
 # Writes DIR/auditor-VERSION-linux-ARCH.tar.gz (DIR defaults to out/), holding
 # auditor-VERSION/ with bin/auditor (static Swift runtime), the man page, the shell
 # completions, the bundled example and INSTALL. Unpack it anywhere; the machine needs only
-# Debian's libsqlite3-0, libxml2 and libpq5 (see INSTALL). scripts/test-release.sh tries it in a
+# Debian's libsqlite3-0, libxml2, libpq5 and libssl3 (see INSTALL). scripts/test-release.sh tries it in a
 # clean Debian 12 root with no Swift. --package and --product make the tarball of a team's
 # auditor that carries its Swift validators (see scripts/install.sh and docs/validators.md).
 set -eu
@@ -38,10 +38,10 @@ mv "$stage/root/auditor" "$stage/$name"
 cat > "$stage/$name/INSTALL" <<TEXT
 auditor $version for Linux ($arch)
 
-bin/auditor carries the Swift runtime and Foundation; no Swift is needed. It needs three
+bin/auditor carries the Swift runtime and Foundation; no Swift is needed. It needs four
 C libraries, which Debian 12 and Ubuntu 22.04 or later ship as packages:
 
-    apt-get install libsqlite3-0 libxml2 libpq5
+    apt-get install libsqlite3-0 libxml2 libpq5 libssl3
 
 Put it on your PATH, or copy the folders under a prefix:
 

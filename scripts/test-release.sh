@@ -14,7 +14,7 @@ tarball=${1:-}
 command -v debootstrap > /dev/null || { echo "test-release.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 69; }
 
 cache=${AUDITOR_TEST_ROOT:-/var/cache/auditor/bookworm-minbase}
-packages=libsqlite3-0,libxml2,libpq5
+packages=libsqlite3-0,libxml2,libpq5,libssl3
 if [ ! -x "$cache/bin/sh" ] || [ "$(cat "$cache/.complete" 2> /dev/null)" != "$packages" ]; then
     rm -rf "$cache"
     mkdir -p "$cache"

@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-/// Our use of swift-crypto: hex and Base64 forms, files through a buffer, errors.
+/// Our use of OpenSSL's SHA-256: hex and Base64 forms, files through a buffer, streams copied
+/// midway (a snapshot), errors.
 @Suite("SHA-256 digests")
 struct DigestTests {
     @Test("FIPS 180-4 test vectors", arguments: [
@@ -38,6 +39,25 @@ struct DigestTests {
         for size in [1 << 20, 1000, 100] {
             #expect(try Digest.sha256Hex(fileAtPath: url.path, chunkSize: size) == expected)
         }
+    }
+
+    /// A copy of a stream is a snapshot: feeding either side afterwards leaves the other as it
+    /// was, and finalizing does not end a stream (InputHashing publishes such copies).
+    @Test func streamCopiesAreSnapshots() {
+        func feed(_ s: inout Digest.SHA256Stream, _ text: String) { Array(text.utf8).withUnsafeBytes { s.update($0) } }
+        var a = Digest.SHA256Stream()
+        feed(&a, "ab")
+        let snapshot = a
+        #expect(snapshot.hex() == Digest.sha256Hex("ab"))
+        feed(&a, "c")
+        var b = snapshot
+        feed(&b, "x")
+        #expect(a.hex() == Digest.sha256Hex("abc"))
+        #expect(b.hex() == Digest.sha256Hex("abx"))
+        #expect(snapshot.hex() == Digest.sha256Hex("ab"))
+        feed(&a, "dbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        #expect(a.hex() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(Digest.SHA256Stream().hex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test("A missing file is a missing input, a FIFO is refused")
