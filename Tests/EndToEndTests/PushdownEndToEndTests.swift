@@ -195,6 +195,64 @@ struct PushdownEndToEndTests {
         #expect(input["ranIn"] as? String == "sqlite", "\(input)")
     }
 
+    /// A parent of 150,000 keys (more than an `IN` list of literals may hold) and a child whose
+    /// references hit, miss, are NULL, text, REAL or beyond 2^53, built by Python's sqlite3.
+    static let referenceBuilder = #"""
+        import sqlite3, sys, random
+        db = sqlite3.connect(sys.argv[1])
+        random.seed(int(sys.argv[2]))
+        db.execute("CREATE TABLE parent (id INTEGER, name TEXT)")
+        db.executemany("INSERT INTO parent VALUES (?, ?)", ((i * 3 - 2**40 if i % 1000 == 0 else i * 3, "p%d" % i) for i in range(1, 150001)))
+        db.execute("INSERT INTO parent VALUES (?, 'big')", (2**62 + 1,))
+        db.execute("CREATE TABLE child (id INTEGER, parent)")
+        picks = [lambda: random.randrange(1, 450001), lambda: 3 * random.randrange(1, 150001), lambda: None,
+                 lambda: str(3 * random.randrange(1, 150001)), lambda: 3.0 * random.randrange(1, 150001),
+                 lambda: 2**62 + 1, lambda: 2**62, lambda: -(2**40) + 3000, lambda: 0]
+        db.executemany("INSERT INTO child VALUES (?, ?)", ((i, random.choice(picks)()) for i in range(1, int(sys.argv[3]) + 1)))
+        db.commit()
+        """#
+
+    @Test("a reference to 150,001 parent keys runs in SQLite (a key set function): same report")
+    func largeParentKeySet() throws {
+        let scratch = try Scratch("pushdown-reference")
+        defer { scratch.remove() }
+        let python = try #require(GeneratedData.python3, "python3 is needed to build the tables")
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", Self.referenceBuilder, scratch.path("ref.sqlite"), "5", "20000"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              parent: { path: ref.sqlite, sqlite: { table: parent } }
+              child: { path: ref.sqlite, sqlite: { table: child } }
+            entities:
+              Parent:
+                source: parent
+                key: [id]
+                attributes:
+                  id: { type: integer, required: true }
+                  name: string
+              Child:
+                source: child
+                key: [id]
+                attributes:
+                  id: { type: integer, required: true }
+                  parent: integer
+                relationships:
+                  parent: { attribute: parent, references: Parent.id }
+
+            """)
+        let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
+        let input = try #require(Self.pushedInput(report, source: "child"))
+        #expect(input["ranIn"] as? String == "sqlite", "\(input)")
+        let reference = try #require((report["rules"] as? [[String: Any]] ?? []).first { ($0["id"] as? String)?.hasSuffix(".fk") == true })
+        #expect(reference["ranIn"] as? String == "sqlite", "\(reference)")
+        #expect((reference["violations"] as? Int ?? 0) > 4000, "\(reference)")
+    }
+
     @Test("a query source cannot be pushed down: it says why, and the report is the same")
     func refusedForAQuery() throws {
         let scratch = try Scratch("pushdown-query")
@@ -298,6 +356,61 @@ struct PostgresPushdownTests {
                 assert: yearsBetween(date(t_ts), t_date) < 5 or t_int in [7, -12]
 
         """
+
+    /// A parent of 150,001 keys and children whose references, typed and as text, hit, miss,
+    /// are NULL, have leading zeros or signs, or lie beyond 2^53.
+    static let referenceSetup = """
+        CREATE TABLE parent (id bigint, name text);
+        INSERT INTO parent SELECT CASE WHEN i % 1000 = 0 THEN i * 3 - 1099511627776 ELSE i * 3 END, 'p' || i
+        FROM generate_series(1, 150000) AS i;
+        INSERT INTO parent VALUES (4611686018427387905, 'big');
+        CREATE TABLE child (id integer, p_int integer, p_text text);
+        INSERT INTO child
+        SELECT i, CASE WHEN i % 7 = 0 THEN NULL WHEN i % 2 = 0 THEN 3 * (1 + abs(hashtext('a' || i)) % 150000)
+                       ELSE 1 + abs(hashtext('b' || i)) % 450000 END,
+               (ARRAY['300', '0300', '+300', '-1099511624776', '4611686018427387905', '4611686018427387904', ' 3', '3.0', '',
+                      NULL, '1', '449997'])[1 + abs(hashtext('c' || i)) % 12]
+        FROM generate_series(1, 20000) AS i;
+        """
+
+    @Test("a reference to 150,001 parent keys runs in postgresql (one array constant): same report")
+    func largeParentKeySet() throws {
+        let server = try PostgresServer.shared.get()
+        let database = try server.makeDatabase("pushdown_ref", setup: Self.referenceSetup)
+        let scratch = try Scratch("pg-pushdown-ref")
+        defer { scratch.remove() }
+        let url = server.url(database: database)
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              parent: { path: "\(url)", postgres: { table: parent } }
+              child: { path: "\(url)", postgres: { table: child } }
+            entities:
+              Parent:
+                source: parent
+                key: [id]
+                attributes:
+                  id: { type: integer, required: true }
+                  name: string
+              Child:
+                source: child
+                key: [id]
+                attributes:
+                  id: { type: integer, required: true }
+                  p_int: integer
+                  p_text: integer
+                relationships:
+                  typed: { attribute: p_int, references: Parent.id }
+                  text: { attribute: p_text, references: Parent.id }
+
+            """)
+        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
+        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "child"))
+        #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+        let references = (report["rules"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasSuffix(".fk") == true }
+        #expect(references.count == 2 && references.allSatisfy { $0["ranIn"] as? String == "postgresql" && ($0["violations"] as? Int ?? 0) > 1000 },
+                "\(references)")
+    }
 
     @Test("edge values of typed and text columns: same report, run in postgresql")
     func edgeValues() throws {

@@ -122,7 +122,7 @@ package struct PushdownLowering {
                 // The parent's key set was read first; without it the rule is not evaluated.
                 guard let table = context.tables[target]?[pk] else { break }
                 guard fields.count == 1, plan.attributes[rule.shape.attributes[0]].type == .integer,
-                      table.count <= PushdownLowering.maxInlineKeys else {
+                      table.count <= dialect.maxKeySet else {
                     throw Refusal(reason: "the keys that rule '\(plan.rules[plan.checks[rule.check].slot].id)' references cannot be sent to \(dialect.engine)")
                 }
                 var keys = [Int64]()
@@ -136,8 +136,8 @@ package struct PushdownLowering {
                 guard let number = dialect.number(fields[0], .integer) else {
                     throw Refusal(reason: "the key of rule '\(plan.rules[plan.checks[rule.check].slot].id)' cannot be read in \(dialect.engine)")
                 }
-                let list = keys.isEmpty ? "FALSE" : "\(number) IN (\(keys.map(String.init).joined(separator: ", ")))"
-                conditions.append("(\(anyNull) OR \(list))")
+                keys.sort()
+                conditions.append("(\(anyNull) OR \(keys.isEmpty ? "1 = 0" : dialect.isOneOf(number, keys)))")
             }
             keyRules.append(k)
             keyConditions.append(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
@@ -157,9 +157,6 @@ package struct PushdownLowering {
         guard ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil else { return }
         FileHandle.standardError.write(Data((sql + "\n").utf8))
     }
-
-    /// Parent key sets up to this size are sent inline (`IN (…)`).
-    static let maxInlineKeys = 100_000
 
     /// The condition under which a valid value passes a property check, or nil.
     private static func lower(_ test: Check.Test, _ attribute: AttributePlan, _ d: any SQLDialect) -> String? {

@@ -43,6 +43,20 @@ package protocol SQLDialect {
     /// of them satisfies its condition in `valid` (the key rows of a unique rule). Values
     /// must be grouped at least as coarsely as the streaming engine's keys compare.
     func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String?
+    /// The most keys ``isOneOf(_:_:)`` takes (a referenced entity's key set, sent with the query).
+    var maxKeySet: Int { get }
+    /// True where `number` (a valid integer, ``number(_:_:)``) is one of `keys` (distinct,
+    /// ascending, at least one): a reference to a parent whose keys were read first.
+    func isOneOf(_ number: String, _ keys: [Int64]) -> String
+}
+
+extension SQLDialect {
+    /// An `IN` list written out: every engine parses it, but as one expression per key.
+    package var maxKeySet: Int { 100_000 }
+
+    package func isOneOf(_ number: String, _ keys: [Int64]) -> String {
+        "\(number) IN (\(keys.map(String.init).joined(separator: ", ")))"
+    }
 }
 
 /// A reader whose rows live in an engine that can evaluate a ``SQLDialect``'s conditions

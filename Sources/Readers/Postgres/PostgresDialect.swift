@@ -216,6 +216,15 @@ final class PostgresDialect: SQLDialect {
 
     func monthDay(_ dateText: String) -> String { "(date_part('month', \(dateText)) * 100 + date_part('day', \(dateText)))::int" }
 
+    /// One `bigint[]` literal: the planner hashes `= ANY` of a constant array (PostgreSQL 14
+    /// and later), so each row costs one lookup, and the statement holds one string instead
+    /// of an expression per key.
+    var maxKeySet: Int { 20_000_000 }
+
+    func isOneOf(_ number: String, _ keys: [Int64]) -> String {
+        "\(number) = ANY('{\(keys.map(String.init).joined(separator: ","))}'::bigint[])"
+    }
+
     func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String? {
         var keys = [String]()
         for field in fields {

@@ -80,9 +80,37 @@ final class SQLiteDialect: SQLDialect {
         return "(\(tuple) IN (SELECT \(list) FROM \(table) WHERE \(valid.joined(separator: " AND ")) GROUP BY \(list) HAVING count(*) > 1))"
     }
 
-    /// Registers `auditor_match(k, value)` on the connection: true (1) when the text value
-    /// fully matches pattern `k`, NULL for a value that is not text.
+    /// Key sets that `auditor_key` knows, by index (each ascending).
+    private(set) var keySets: [[Int64]] = []
+
+    /// No SQL text per key: `auditor_key(k, value)` looks the value up in key set `k`, held
+    /// by this connection (a binary search of 8 bytes per key).
+    var maxKeySet: Int { 100_000_000 }
+
+    func isOneOf(_ number: String, _ keys: [Int64]) -> String {
+        keySets.append(keys)
+        return "auditor_key(\(keySets.count - 1), \(number)) = 1"
+    }
+
+    /// Registers on the connection `auditor_match(k, value)`: true (1) when the text value
+    /// fully matches pattern `k`, NULL for a value that is not text; and `auditor_key(k,
+    /// value)`: true (1) when the INTEGER value is in key set `k`, NULL for another value.
     func register(on db: OpaquePointer) -> Int32 {
+        let keys = Unmanaged.passRetained(KeyBox(keySets))
+        let rc = sqlite3_create_function_v2(
+            db, "auditor_key", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, keys.toOpaque(),
+            { context, _, arguments in
+                guard let context, let arguments, let raw = sqlite3_user_data(context) else { return }
+                let box = Unmanaged<KeyBox>.fromOpaque(raw).takeUnretainedValue()
+                let k = Int(sqlite3_value_int64(arguments[0]))
+                guard let value = arguments[1], sqlite3_value_type(value) == SQLITE_INTEGER, box.sets.indices.contains(k) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                sqlite3_result_int(context, box.contains(k, sqlite3_value_int64(value)) ? 1 : 0)
+            }, nil, nil,
+            { raw in if let raw { Unmanaged<KeyBox>.fromOpaque(raw).release() } })
+        guard rc == SQLITE_OK else { return rc }
         let box = Unmanaged.passRetained(PatternBox(patterns))
         return sqlite3_create_function_v2(
             db, "auditor_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, box.toOpaque(),
@@ -136,6 +164,22 @@ final class SQLiteDialect: SQLDialect {
     /// Each pattern's `matches` as a closure that holds the pattern: calling
     /// `patterns[k].matches` copied the whole `Pattern` struct on every call (its outlined
     /// copy and destroy were 3 % of a pushed-down audit's instructions).
+    final class KeyBox {
+        let sets: [[Int64]]
+        init(_ sets: [[Int64]]) { self.sets = sets }
+
+        func contains(_ k: Int, _ key: Int64) -> Bool {
+            sets[k].withUnsafeBufferPointer { keys in
+                var low = 0, high = keys.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if keys[mid] < key { low = mid + 1 } else { high = mid }
+                }
+                return low < keys.count && keys[low] == key
+            }
+        }
+    }
+
     final class PatternBox {
         let matchers: [(UnsafeBufferPointer<UInt8>) -> Bool]
         init(_ patterns: [Pattern]) { matchers = patterns.map { pattern in { pattern.matches($0) } } }
