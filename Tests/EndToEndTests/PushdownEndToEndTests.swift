@@ -50,6 +50,17 @@ struct PushdownEndToEndTests {
         return b
     }
 
+    /// Runs a table builder (a Python script that writes with Python's sqlite3) with `arguments`.
+    static func build(_ script: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let python = try #require(GeneratedData.python3, "python3 is needed to build the tables", sourceLocation: sourceLocation)
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", script] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, sourceLocation: sourceLocation)
+    }
+
     static func pushedInput(_ report: [String: Any], source: String) -> [String: Any]? {
         (report["inputs"] as? [[String: Any]])?.first { $0["source"] as? String == source }
     }
@@ -132,13 +143,7 @@ struct PushdownEndToEndTests {
         let scratch = try Scratch("pushdown-edge")
         defer { scratch.remove() }
         try scratch.write("rules.yml", Self.edgeRules)
-        let python = try #require(GeneratedData.python3, "python3 is needed to build the table")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.builder, scratch.path("edge.sqlite"), String(seed), "3000"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try Self.build(Self.builder, scratch.path("edge.sqlite"), String(seed), "3000")
         let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
         let input = try #require(Self.pushedInput(report, source: "t"))
         #expect(input["ranIn"] as? String == "sqlite", "\(input)")
@@ -183,13 +188,7 @@ struct PushdownEndToEndTests {
                     assert: c1 <= 100
 
             """)
-        let python = try #require(GeneratedData.python3, "python3 is needed to build the table")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.wideBuilder, scratch.path("wide.sqlite"), "5"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try Self.build(Self.wideBuilder, scratch.path("wide.sqlite"), "5")
         let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "20"], in: scratch.url)
         let input = try #require(Self.pushedInput(report, source: "w"))
         #expect(input["ranIn"] as? String == "sqlite", "\(input)")
@@ -216,13 +215,7 @@ struct PushdownEndToEndTests {
     func largeParentKeySet() throws {
         let scratch = try Scratch("pushdown-reference")
         defer { scratch.remove() }
-        let python = try #require(GeneratedData.python3, "python3 is needed to build the tables")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.referenceBuilder, scratch.path("ref.sqlite"), "5", "20000"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try Self.build(Self.referenceBuilder, scratch.path("ref.sqlite"), "5", "20000")
         try scratch.write("rules.yml", """
             version: 1
             sources:
@@ -257,13 +250,7 @@ struct PushdownEndToEndTests {
     func refusedForAQuery() throws {
         let scratch = try Scratch("pushdown-query")
         defer { scratch.remove() }
-        let python = try #require(GeneratedData.python3, "python3 is needed to build the table")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", Self.builder, scratch.path("edge.sqlite"), "9", "200"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try Self.build(Self.builder, scratch.path("edge.sqlite"), "9", "200")
         try scratch.write("rules.yml", Self.edgeRules.replacingOccurrences(of: "sqlite: { table: t }",
                                                                           with: "sqlite: { query: \"SELECT * FROM t\" }\n    pushdown: true"))
         let report = try Self.expectSameReport(["run", "rules.yml"], in: scratch.url)
