@@ -23,10 +23,13 @@ package enum Digest {
         Data(sha256(text)).base64EncodedString()
     }
 
+    /// One call, no context kept (CSP hashes and SARIF fingerprints hash many short texts).
     private static func sha256(_ text: String) -> [UInt8] {
-        var stream = SHA256Stream()
-        Array(text.utf8).withUnsafeBytes { stream.update($0) }
-        return stream.finalize()
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let done = Array(text.utf8).withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &out, &length, EVP_sha256(), nil) }
+        guard done == 1 else { fatalError("OpenSSL cannot compute a SHA-256") }
+        return Array(out[0 ..< Int(length)])
     }
 
     /// The lower-case hexadecimal SHA-256 of a file's bytes, read through a buffer of
