@@ -127,7 +127,8 @@ public struct JSONReporter: Reporter {
     }
 
     static func input(_ input: InputSummary) -> JSONValue {
-        let spilled = input.keysSpilled.map { [JSONValue.Member(key: "keysSpilled", value: .integer($0))] } ?? []
+        let spilled = (input.keysSpilled.map { [JSONValue.Member(key: "keysSpilled", value: .integer($0))] } ?? [])
+            + (input.referencedKeysSpilled.map { [JSONValue.Member(key: "referencedKeysSpilled", value: .integer($0))] } ?? [])
         return appending(pushdownMembers(ranIn: input.ranIn, refused: input.pushdownRefused) + spilled, to: .object([
             "source": .string(input.source),
             "path": .string(input.path),

@@ -87,6 +87,9 @@ extension TextReporter.Renderer {
             if let engine = input.ranIn { lines.append("    " + w("inputs.ranIn", ["engine": engine])) }
             if let reason = input.pushdownRefused { lines.append("    " + w("inputs.pushdownRefused", ["reason": TerminalText.escaped(reason)])) }
             if let bytes = input.keysSpilled { lines.append("    " + w("inputs.keysSpilled", ["size": "\(bytes >> 20) MiB"])) }
+            if let bytes = input.referencedKeysSpilled {
+                lines.append("    " + w("inputs.referencedKeysSpilled", ["size": "\(bytes >> 20) MiB"]))
+            }
         }
         return lines
     }

@@ -401,7 +401,7 @@ public struct AuditEngine: Sendable {
         // An input that lacks a field provides no keys; its own pass reports why.
         guard let bound = try? keysBinding(plan, ei, opened) else { return nil }
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
-        let failure = keysPass(opened.reader, bound, uniqueKeysToo: false) { acc.mergeKeys($0) }
+        let failure = keysPass(opened.reader, bound, uniqueKeysToo: false) { try acc.mergeKeys($0) }
         return failure == nil ? acc.providedTables : nil
     }
 
@@ -414,14 +414,16 @@ public struct AuditEngine: Sendable {
         return binding
     }
 
-    /// One pass that extracts only keys (no rule is checked): the provided keys, and with
-    /// `uniqueKeysToo` the unique rules' keys, each chunk's given to `merge` in input order.
+    /// One pass that extracts only keys (no rule is checked): the provided keys, with
+    /// `uniqueKeysToo` the unique rules' keys, and the keys of references to the spilled key
+    /// sets in `tables`, each chunk's given to `merge` in input order.
     /// - Returns: The error that stopped the pass (the reader's or `merge`'s), if any.
-    func keysPass(_ reader: any RecordReader, _ bound: BoundEntity, uniqueKeysToo: Bool,
+    func keysPass(_ reader: any RecordReader, _ bound: BoundEntity, uniqueKeysToo: Bool, tables: [Int: [KeyTable]] = [:],
                   merge: (ChunkEvaluation) throws -> Void) -> (any Error)? {
         var keys = PassContext()
         keys.keysOnly = true
         keys.uniqueKeysToo = uniqueKeysToo
+        keys.tables = tables
         let context = keys
         return Pipeline.run(reader: reader, chunkSize: options.chunkSize, jobs: options.jobs,
                             evaluate: { ChunkEvaluator.evaluate(bound, $0, context) }, merge: { ev, _ in try merge(ev) })
@@ -432,11 +434,13 @@ public struct AuditEngine: Sendable {
     ///   - path: Read this file instead of the source's (the delete pass reads the previous snapshot).
     ///   - spilled: The unique rules whose keys were spilled to disk, and their duplicates.
     ///   - sentToSink: Records up to this ordinal already went to the finding sink.
+    ///   - dangling: The reference rules whose key sets were spilled to disk, and their dangling records.
     /// - Throws: ``KeySetsOverBudget`` when the unique key sets outgrow the memory limit and the
     ///   input can be read again (see ``audit(_:_:context:prebuilt:lifecycle:path:)``).
     func auditOnce(_ plan: AuditPlan, _ ei: Int, context: PassContext, prebuilt: [KeyTable]?,
                    lifecycle mode: LifecycleContext.Mode? = nil, path: String? = nil,
-                   spilled: [Int: DuplicateCursor] = [:], sentToSink: Int = 0) throws -> EntityPass {
+                   spilled: [Int: DuplicateCursor] = [:], sentToSink: Int = 0,
+                   dangling: [Int: DuplicateCursor] = [:]) throws -> EntityPass {
         let entity = plan.entities[ei]
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
@@ -489,6 +493,11 @@ public struct AuditEngine: Sendable {
                                     providedTables: prebuilt, collectFingerprints: options.collectFingerprints)
         acc.spilledDuplicates = spilled
         acc.sentToSink = sentToSink
+        acc.danglingReferences = dangling
+        if prebuilt == nil, path == nil, !entity.providedKeys.isEmpty {
+            let spillable = spillableProvidedKeys(plan, ei)
+            if !spillable.isEmpty { acc.providedBudget = (keySetBudget, spillable) }
+        }
         var context = context
         if let mode {
             let lifecycle = LifecycleContext(mode: mode, entity: bound, changedOnly: options.changedOnly)
@@ -563,6 +572,7 @@ public struct AuditEngine: Sendable {
         // After the read: a reader may learn its fields only by reading (XML).
         if path == nil { acc.finishTableRules(asOf: options.asOf, inputFields: reader.availableFields) }
         summary.records = acc.recordsRead
+        summary.referencedKeysSpilled = acc.providedSpilledBytes
         summary.seconds = (ContinuousClock.now - t0).seconds
         var pass = EntityPass(accumulator: acc, summary: summary, error: error)
         if let files = opened.files {

@@ -19,6 +19,9 @@ package struct ChunkEvaluation: Sendable {
     public var uniqueKeys: [(keyRule: Int, keys: KeyColumn)] = []
     /// Keys other entities reference, by provided-key index (inserted at merge time).
     public var providedKeys: [KeyColumn] = []
+    /// Keys of reference rules whose referenced key set was spilled to disk, by key rule
+    /// index (their dangling records are asked at merge time, see ``ReferenceSpill``).
+    var spilledReferences: [(keyRule: Int, keys: KeyColumn)] = []
     /// For each reference rule: the rows whose key was found and the referenced key's index.
     public var references: [(keyRule: Int, rows: [Int32], parents: [Int32])] = []
     /// For freshness rules: the greatest valid value in the chunk, by table rule index.
@@ -306,9 +309,16 @@ package enum ChunkEvaluator {
             result.providedKeys = entity.plan.providedKeys.map { KeyEncoder.column($0, typed, chunk, bytes) }
         }
         if context.keysOnly {
-            guard context.uniqueKeysToo else { return }
+            // The pass that spills keys: the unique rules' (uniqueKeysToo), and the references
+            // to spilled key sets (in ``PassContext/tables``).
             for (k, rule) in entity.plan.keyRules.enumerated() {
-                if case .unique = rule.kind { result.uniqueKeys.append((k, KeyEncoder.column(rule.shape, typed, chunk, bytes))) }
+                switch rule.kind {
+                case .unique where context.uniqueKeysToo:
+                    result.uniqueKeys.append((k, KeyEncoder.column(rule.shape, typed, chunk, bytes)))
+                case .reference(let target, let pk, _) where context.tables[target]?[pk].spilled != nil:
+                    result.spilledReferences.append((k, KeyEncoder.column(rule.shape, typed, chunk, bytes)))
+                default: break
+                }
             }
             return
         }
@@ -326,6 +336,10 @@ package enum ChunkEvaluator {
                 result.uniqueKeys.append((k, keys))
             case .reference(let target, let pk, _):
                 guard let table = context.tables[target]?[pk] else { continue }
+                if table.spilled != nil {
+                    result.spilledReferences.append((k, keys))
+                    continue
+                }
                 var rows = [Int32]()
                 var parents = [Int32]()
                 // Delete rules: a dangling key that was a parent deleted since the previous snapshot.

@@ -17,6 +17,13 @@ final class EntityAccumulator {
     /// The bytes the unique key sets may hold; beyond it ``merge(_:)`` throws
     /// ``KeySetsOverBudget`` (the engine then spills them to disk and reads again). nil: no limit.
     var uniqueBudget: Int?
+    /// The bytes the provided key tables may hold, and the ones that may spill beyond it
+    /// (``SpilledKeySet``); nil: they stay in memory.
+    var providedBudget: (bytes: Int, spillable: Set<Int>)?
+    /// The bytes the provided key tables held when they spilled.
+    private(set) var providedSpilledBytes: Int?
+    /// Per reference key rule to a spilled key set: the records that dangle (``ReferenceSpill``).
+    var danglingReferences: [Int: DuplicateCursor] = [:]
     /// Per unique key rule, when its keys were spilled: the duplicate records, in input order.
     var spilledDuplicates: [Int: DuplicateCursor] = [:]
     /// Records up to this ordinal already went to the sink (in a pass that was read again).
@@ -74,14 +81,19 @@ final class EntityAccumulator {
     }
 
     /// Merges a chunk of a key pre-pass (an entity that references itself): keys only.
-    func mergeKeys(_ ev: ChunkEvaluation) {
-        insertProvided(ev)
+    func mergeKeys(_ ev: ChunkEvaluation) throws {
+        try insertProvided(ev)
     }
 
-    private func insertProvided(_ ev: ChunkEvaluation) {
+    private func insertProvided(_ ev: ChunkEvaluation) throws {
         let chunk = ev.chunk
         for (pk, keys) in ev.providedKeys.enumerated() where pk < providedTables.count {
             let table = providedTables[pk]
+            if let spilled = table.spilled {
+                keys.forEach { _, key in spilled.add(key) }
+                if let failure = spilled.failure { throw failure }
+                continue
+            }
             keys.forEach { row, key in
                 let r = Int(row)
                 if table.insert(key, location: chunk.locations[r]).first == nil, tracksOrdinals {
@@ -90,6 +102,23 @@ final class EntityAccumulator {
                 }
             }
         }
+        if let limit = providedBudget, providedSpilledBytes == nil {
+            let bytes = providedTables.reduce(0) { $0 + $1.memoryBytes }
+            if bytes > limit.bytes {
+                for pk in limit.spillable.sorted() { try spillProvided(pk, bytes: bytes) }
+                providedSpilledBytes = bytes
+            }
+        }
+    }
+
+    /// Moves a provided key table's keys to disk; its later keys go there too.
+    private func spillProvided(_ pk: Int, bytes: Int) throws {
+        let set = try SpilledKeySet(bytes: bytes)
+        providedTables[pk].forEachKey { set.add($0) }
+        if let failure = set.failure { throw failure }
+        let empty = KeyTable(capacity: 16)
+        empty.spilled = set
+        providedTables[pk] = empty
     }
 
     /// Merges the next chunk (chunks must arrive in order).
@@ -100,7 +129,7 @@ final class EntityAccumulator {
         entity.files?.note(chunk)
         recordsRead += chunk.count
         excluded += ev.excludedCount
-        if buildsProvided { insertProvided(ev) }
+        if buildsProvided { try insertProvided(ev) }
         for (ci, c) in ev.recordCounts {
             let slot = entity.plan.checks[ci].slot
             evaluatedOverride[slot, default: 0] += c.evaluated
@@ -129,8 +158,20 @@ final class EntityAccumulator {
             childCounts[ref.keyRule] = counts
         }
         var hits = ev.hits
+        for (k, keys) in ev.spilledReferences {
+            let check = entity.plan.keyRules[k].check
+            guard let dangling = danglingReferences[k] else {
+                // Never a reference that passes unchecked: its keys were to be looked up first.
+                throw AuditError(.internal, "the keys of rule '\(entity.plan.rules[entity.plan.checks[check].slot].id)' were not looked up "
+                                     + "in the spilled key set they reference")
+            }
+            keys.forEach { row, key in
+                if dangling.first(at: chunk.ordinal(Int(row)), key: key) != nil { hits.append(Hit(row: row, check: Int32(check))) }
+            }
+            if let failure = dangling.failure { throw failure }
+        }
         var firstSeen = [Int64: Int64]()       // (row << 32 | check) → first location
-        if !ev.uniqueKeys.isEmpty {
+        if !ev.uniqueKeys.isEmpty || !ev.spilledReferences.isEmpty {
             for (k, keys) in ev.uniqueKeys {
                 if let spilled = spilledDuplicates[k] {
                     let check = entity.plan.keyRules[k].check

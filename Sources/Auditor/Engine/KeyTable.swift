@@ -26,6 +26,25 @@ package final class KeyTable: @unchecked Sendable {
     /// The number of distinct keys.
     public var count: Int { storage.locations.count }
 
+    /// Set when the keys outgrew the memory limit and were written to disk instead (the
+    /// table is then empty): lookups go through a ``ReferenceSpill``.
+    package internal(set) var spilled: SpilledKeySet?
+
+    /// Calls `body` with every key, in dense index order.
+    func forEachKey(_ body: (KeyValue) -> Void) {
+        let s = storage
+        s.arena.withUnsafeBufferPointer { arena in
+            for k in 0 ..< s.locations.count {
+                if s.hasByteKeys, s.lengths[k] != KeyTableStorage.integerKey {
+                    let start = Int(s.offsets[k])
+                    body(.bytes(UnsafeBufferPointer(rebasing: arena[start ..< start + Int(s.lengths[k])])))
+                } else {
+                    body(.integer(s.intKeys[k]))
+                }
+            }
+        }
+    }
+
     /// Per key (dense index): the first occurrence's location (line, rowid or ordinal).
     public var locations: [Int64] { storage.locations }
 

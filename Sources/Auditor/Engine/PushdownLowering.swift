@@ -121,6 +121,9 @@ package struct PushdownLowering {
             case .reference(let target, let pk, _):
                 // The parent's key set was read first; without it the rule is not evaluated.
                 guard let table = context.tables[target]?[pk] else { break }
+                if table.spilled != nil {
+                    throw Refusal(reason: "the keys that rule '\(plan.rules[plan.checks[rule.check].slot].id)' references outgrew --memory-limit and are on disk")
+                }
                 guard fields.count == 1, plan.attributes[rule.shape.attributes[0]].type == .integer,
                       table.count <= dialect.maxKeySet else {
                     throw Refusal(reason: "the keys that rule '\(plan.rules[plan.checks[rule.check].slot].id)' references cannot be sent to \(dialect.engine)")

@@ -8,27 +8,21 @@ struct KeySetsOverBudget: Error {
     var sentToSink: Int
 }
 
-/// The keys of an entity's unique rules on disk, for key sets that do not fit the memory
-/// limit (`--memory-limit`, issue 20).
+/// Hash-partitioned files of keys on disk, for key sets that do not fit the memory limit
+/// (`--memory-limit`, issue 20): per stream (a key rule, a key set), 256 partition files of
+/// (ordinal, location, key) records, appended through 64 KiB buffers and read back one
+/// partition at a time, so that resolving holds about 1/256 of a key set.
 ///
-/// While the input is read, each key goes with its record's ordinal and location to one of
-/// 256 hash partitions (``add(_:)``). ``resolve()`` then reads one partition at a time, so it
-/// holds about 1/256 of the key set, and writes each rule's duplicates: the records whose key
-/// occurred in an earlier record, with that record's location, in input order per partition.
-/// The audit's own pass then asks a ``DuplicateCursor`` instead of a key set. Same records,
-/// same first locations, so the same report as in memory.
-///
-/// Files live in a folder of their own under `$TMPDIR` (mode 0700), removed once resolved
-/// (the duplicates file stays open, unlinked) or when the spill ends.
-final class UniqueKeySpill {
-    static let partitions = 256
+/// Files live in a folder of their own under `$TMPDIR` (mode 0700), removed with this object.
+final class KeyPartitions {
+    static let count = 256
     /// A partition's buffer is appended to its file once it holds this many bytes.
     private static let flushBytes = 1 << 16
-    private let directory: String
-    private var buffers: [Int: [[UInt8]]] = [:]       // by key rule, by partition
-    private var failure: (any Error)?
+    let directory: String
+    private var buffers: [[[UInt8]]]                // by stream, by partition
+    private(set) var failure: (any Error)?
 
-    init(keyRules: [Int]) throws {
+    init(streams: Int) throws {
         directory = NSTemporaryDirectory() + "/auditor-spill-" + UUID().uuidString
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
@@ -37,7 +31,7 @@ final class UniqueKeySpill {
             throw AuditError(.io, "cannot create a folder to spill key sets to: \(error.localizedDescription); "
                                  + "set TMPDIR to a writable folder with room, or raise --memory-limit", location: directory)
         }
-        for k in keyRules { buffers[k] = Array(repeating: [], count: Self.partitions) }
+        buffers = Array(repeating: Array(repeating: [], count: Self.count), count: streams)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -53,69 +47,46 @@ final class UniqueKeySpill {
         }
     }
 
-    /// Writes a merged chunk's unique keys (chunks in input order).
-    func add(_ ev: ChunkEvaluation) throws {
-        let chunk = ev.chunk
-        for (k, keys) in ev.uniqueKeys {
-            guard var parts = buffers.removeValue(forKey: k) else { continue }
-            keys.forEach { row, key in
-                let p = Self.partition(key)
-                Self.append(&parts[p], Int64(chunk.ordinal(Int(row))))
-                Self.append(&parts[p], chunk.locations[Int(row)])
-                switch key {
-                case .integer(let v):
-                    parts[p].append(0)
-                    Self.append(&parts[p], v)
-                case .bytes(let b):
-                    parts[p].append(1)
-                    Self.append(&parts[p], Int64(b.count))
-                    parts[p].append(contentsOf: b)
-                }
-                if parts[p].count >= Self.flushBytes {
-                    flush(&parts[p], to: path(k, p))
-                }
-            }
-            buffers[k] = parts
+    /// Appends a record to `key`'s partition of `stream` (a failed write is kept in ``failure``).
+    func add(_ stream: Int, ordinal: Int64, location: Int64, key: KeyValue) {
+        let p = Self.partition(key)
+        Self.append(&buffers[stream][p], ordinal)
+        Self.append(&buffers[stream][p], location)
+        switch key {
+        case .integer(let v):
+            buffers[stream][p].append(0)
+            Self.append(&buffers[stream][p], v)
+        case .bytes(let b):
+            buffers[stream][p].append(1)
+            Self.append(&buffers[stream][p], Int64(b.count))
+            buffers[stream][p].append(contentsOf: b)
         }
+        if buffers[stream][p].count >= Self.flushBytes {
+            flush(&buffers[stream][p], to: path(stream, p))
+        }
+    }
+
+    /// Writes what `stream`'s buffers hold (before its partitions are read).
+    func finish(_ stream: Int) throws {
+        for p in 0 ..< Self.count { flush(&buffers[stream][p], to: path(stream, p)) }
         if let failure { throw failure }
     }
 
-    /// Each rule's duplicate records, one partition at a time.
-    func resolve() throws -> [Int: DuplicateCursor] {
-        var cursors = [Int: DuplicateCursor]()
-        for k in buffers.keys.sorted() {
-            var parts = buffers.removeValue(forKey: k) ?? []
-            for p in parts.indices { flush(&parts[p], to: path(k, p)) }
-            if let failure { throw failure }
-            let out = "\(directory)/duplicates-\(k)"
-            var segments = [(start: Int, end: Int)]()
-            var written = 0
-            var duplicates = [UInt8]()
-            for p in 0 ..< Self.partitions {
-                let start = written
-                let records = try read(path(k, p))
-                try? FileManager.default.removeItem(atPath: path(k, p))
-                var table = UniqueKeys()
-                try Self.forEachRecord(records) { ordinal, location, key in
-                    if let first = table.insert(key, location: location) {
-                        Self.append(&duplicates, ordinal)
-                        Self.append(&duplicates, first)
-                    }
-                }
-                written += duplicates.count
-                flush(&duplicates, to: out)
-                segments.append((start, written))
-            }
-            if let failure { throw failure }
-            cursors[k] = try DuplicateCursor(path: out, segments: segments)
-        }
-        try? FileManager.default.removeItem(atPath: directory)
-        return cursors
+    /// Calls `body` with each (ordinal, location, key) record of a partition, in order.
+    func forEachRecord(_ stream: Int, partition p: Int, _ body: (Int64, Int64, KeyValue) -> Void) throws {
+        let records = try read(path(stream, p))
+        try Self.forEachRecord(records, body)
     }
 
-    private func path(_ k: Int, _ p: Int) -> String { "\(directory)/keys-\(k)-\(p)" }
+    /// Removes a partition's file once it was read for the last time.
+    func remove(_ stream: Int, partition p: Int) {
+        try? FileManager.default.removeItem(atPath: path(stream, p))
+    }
 
-    private func flush(_ buffer: inout [UInt8], to path: String) {
+    private func path(_ stream: Int, _ p: Int) -> String { "\(directory)/keys-\(stream)-\(p)" }
+
+    /// Appends `buffer` to the file at `path` and empties it.
+    func flush(_ buffer: inout [UInt8], to path: String) {
         guard !buffer.isEmpty, failure == nil else { return }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         var ok = fd >= 0
@@ -155,7 +126,6 @@ final class UniqueKeySpill {
         Int64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: Int64.self))
     }
 
-    /// Calls `body` with each (ordinal, location, key) record of a partition file, in order.
     private static func forEachRecord(_ records: [UInt8], _ body: (Int64, Int64, KeyValue) -> Void) throws {
         try records.withUnsafeBytes { b in
             var at = 0
@@ -178,6 +148,66 @@ final class UniqueKeySpill {
                 }
             }
         }
+    }
+}
+
+/// The keys of an entity's unique rules on disk, for key sets that do not fit the memory
+/// limit (`--memory-limit`, issue 20).
+///
+/// While the input is read, each key goes with its record's ordinal and location to one of
+/// 256 hash partitions (``add(_:)``). ``resolve()`` then reads one partition at a time, so it
+/// holds about 1/256 of the key set, and writes each rule's duplicates: the records whose key
+/// occurred in an earlier record, with that record's location, in input order per partition.
+/// The audit's own pass then asks a ``DuplicateCursor`` instead of a key set. Same records,
+/// same first locations, so the same report as in memory.
+final class UniqueKeySpill {
+    private let files: KeyPartitions
+    private let streams: [Int: Int]                 // key rule → stream
+
+    init(keyRules: [Int]) throws {
+        files = try KeyPartitions(streams: keyRules.count)
+        streams = Dictionary(uniqueKeysWithValues: keyRules.enumerated().map { ($1, $0) })
+    }
+
+    /// Writes a merged chunk's unique keys (chunks in input order).
+    func add(_ ev: ChunkEvaluation) throws {
+        let chunk = ev.chunk
+        for (k, keys) in ev.uniqueKeys {
+            guard let s = streams[k] else { continue }
+            keys.forEach { row, key in
+                files.add(s, ordinal: Int64(chunk.ordinal(Int(row))), location: chunk.locations[Int(row)], key: key)
+            }
+        }
+        if let failure = files.failure { throw failure }
+    }
+
+    /// Each rule's duplicate records, one partition at a time.
+    func resolve() throws -> [Int: DuplicateCursor] {
+        var cursors = [Int: DuplicateCursor]()
+        for (k, s) in streams.sorted(by: { $0.key < $1.key }) {
+            try files.finish(s)
+            let out = "\(files.directory)/duplicates-\(k)"
+            var segments = [(start: Int, end: Int)]()
+            var written = 0
+            var duplicates = [UInt8]()
+            for p in 0 ..< KeyPartitions.count {
+                let start = written
+                var table = UniqueKeys()
+                try files.forEachRecord(s, partition: p) { ordinal, location, key in
+                    if let first = table.insert(key, location: location) {
+                        KeyPartitions.append(&duplicates, ordinal)
+                        KeyPartitions.append(&duplicates, first)
+                    }
+                }
+                files.remove(s, partition: p)
+                written += duplicates.count
+                files.flush(&duplicates, to: out)
+                segments.append((start, written))
+            }
+            if let failure = files.failure { throw failure }
+            cursors[k] = try DuplicateCursor(path: out, segments: segments)
+        }
+        return cursors
     }
 }
 
@@ -209,7 +239,7 @@ final class DuplicateCursor {
     /// The first location of `key`'s earlier occurrence, if the record at `ordinal` repeats
     /// it. Ordinals must be asked in increasing order.
     func first(at ordinal: Int, key: KeyValue) -> Int64? {
-        let p = UniqueKeySpill.partition(key)
+        let p = KeyPartitions.partition(key)
         while true {
             if position[p] == buffered[p].count, !refill(p) { return nil }
             let head = buffered[p][position[p]]
@@ -230,7 +260,7 @@ final class DuplicateCursor {
         }
         next[p] += count
         buffered[p] = bytes.withUnsafeBytes { b in
-            stride(from: 0, to: count, by: 16).map { (UniqueKeySpill.int64(b, $0), UniqueKeySpill.int64(b, $0 + 8)) }
+            stride(from: 0, to: count, by: 16).map { (KeyPartitions.int64(b, $0), KeyPartitions.int64(b, $0 + 8)) }
         }
         position[p] = 0
         return true

@@ -116,6 +116,10 @@ public struct InputSummary: Sendable, Equatable {
     /// The bytes the unique key sets held when they outgrew the memory limit: they were
     /// spilled to disk and the input read again (`--memory-limit`); nil when they fit.
     public var keysSpilled: Int? = nil
+    /// The bytes the key sets that other entities reference held when they outgrew the
+    /// memory limit: they were spilled to disk, and each input that references them was read
+    /// once more to look its keys up there (`--memory-limit`); nil when they fit.
+    public var referencedKeysSpilled: Int? = nil
 
     public init(source: String, path: String, format: String, bytes: Int64?, records: Int,
                 complete: Bool, error: String?, errorStatus: ExitStatus? = nil, seconds: Double, isPrevious: Bool = false) {

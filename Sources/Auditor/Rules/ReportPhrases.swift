@@ -84,6 +84,7 @@ package enum ReportPhrases {
         "inputs.ranIn": "rules run in {engine}: only the records that may fail were read",
         "inputs.pushdownRefused": "read in full, not pushed down: {reason}",
         "inputs.keysSpilled": "unique keys outgrew --memory-limit at {size}: spilled to disk, the input read twice more",
+        "inputs.referencedKeysSpilled": "the keys other sources reference outgrew --memory-limit at {size}: spilled to disk, each referencing input read once more",
         "inputs.noReason": "the reader gave no reason",
         "inputs.stopped": "reading stopped after {count, plural, one {# record} other {# records}}, findings cover only those",
         "run.line": "Run: started {started}, took {took}, at most {samples, plural, one {# sample} other {# samples}} "

@@ -1,0 +1,149 @@
+import Auditor
+import Foundation
+import AuditorReaders
+import AuditorReports
+import Testing
+
+/// Referenced key sets beyond `--memory-limit` (issue 20): a parent's keys that children
+/// reference go to hash partitions on disk, and each child's keys are looked up there one
+/// partition at a time before its pass. The report, the failures file and the exit status
+/// must be those of the in-memory run, and the dangling counts the model's (valid child keys
+/// that no valid parent key equals).
+@Suite struct ReferenceKeySpillTests {
+    static func rules(cardinality: Bool = false) -> String {
+        """
+        version: 1
+        sources:
+          parents: { path: parents.csv, csv: { header: true } }
+          children: { path: children.csv, csv: { header: true } }
+        entities:
+          Parent:
+            source: parents
+            key: [id]
+            attributes:
+              id: { type: integer, required: true }
+              code: { type: string }
+        \(cardinality ? "    relationships:\n          kids: { from: Child.byCode, maxCount: 1 }\n" : "")\
+          Child:
+            source: children
+            key: [cid]
+            attributes:
+              cid: { type: integer, required: true }
+              pid: { type: integer }
+              pcode: { type: string }
+              note: { type: string, minLength: 2 }
+            relationships:
+              parent: { attribute: pid, references: Parent.id }
+              byCode: { attribute: pcode, references: Parent.code }
+
+        """
+    }
+
+    /// Parents: sparse 40-bit ids (some repeated, some not integers, some missing) and text
+    /// codes; children: ids and codes of parents, of no parent, not integers, missing.
+    static func data(parents: Int, children: Int) -> (parents: String, children: String, dangling: [String: Int]) {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var ids = [String](), codes = [String]()
+        var parentCSV = "id,code\n"
+        for _ in 0 ..< parents {
+            let id: String
+            switch next(20) {
+            case 0 where !ids.isEmpty: id = ids[next(ids.count)]
+            case 1: id = "x\(next(9))"
+            case 2: id = ""
+            default: id = String(next(1 << 40) - (1 << 39))
+            }
+            let code = next(10) == 0 ? "" : ["c", "é", "C"][next(3)] + String(next(parents * 3))
+            ids.append(id)
+            codes.append(code)
+            parentCSV += "\(id),\(code)\n"
+        }
+        let validIDs = Set(ids.filter { Int64($0) != nil })
+        let validCodes = Set(codes.filter { !$0.isEmpty })
+        var dangling = ["Child.pid.fk": 0, "Child.pcode.fk": 0]
+        var childCSV = "cid,pid,pcode,note\n"
+        for c in 0 ..< children {
+            let pid: String
+            switch next(10) {
+            case 0, 1: pid = String(next(1 << 40) - (1 << 39))
+            case 2: pid = "y"
+            case 3: pid = ""
+            default: pid = ids[next(ids.count)]
+            }
+            let pcode: String
+            switch next(10) {
+            case 0, 1: pcode = "c" + String(next(parents * 6))
+            case 2: pcode = ""
+            default: pcode = codes[next(codes.count)]
+            }
+            if Int64(pid) != nil, !validIDs.contains(pid) { dangling["Child.pid.fk", default: 0] += 1 }
+            if !pcode.isEmpty, !validCodes.contains(pcode) { dangling["Child.pcode.fk", default: 0] += 1 }
+            childCSV += "\(c),\(pid),\(pcode),\(["a", "bb", "ccc"][next(3)])\n"
+        }
+        return (parentCSV, childCSV, dangling)
+    }
+
+    static func stable(_ report: AuditReport) throws -> NSDictionary {
+        try LibraryMatchesCLITests.stable(Data(JSONReporter().render(report).utf8), ignoring: ["referencedKeysSpilled"])
+    }
+
+    func run(_ folder: Folder, limit: Int?, jobs: Int, failures: String) throws -> AuditOutcome {
+        var request = Session.request(folder)
+        request.jobs = jobs
+        request.chunkSize = 300
+        request.maxSamples = 7
+        request.memoryLimit = limit
+        request.collectFingerprints = true
+        request.findingSink = { try FailuresFile(path: folder.path(failures), protecting: $0) }
+        return try AuditSession(request).run()
+    }
+
+    @Test("Spilled referenced keys give the in-memory report, failures file and exit status", arguments: [1, 2])
+    func sameReport(jobs: Int) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (parents, children, model) = Self.data(parents: 40_000, children: 15_000)
+        try folder.write("rules.yml", Self.rules())
+        try folder.write("parents.csv", parents)
+        try folder.write("children.csv", children)
+        let memory = try run(folder, limit: nil, jobs: jobs, failures: "memory.jsonl")
+        #expect(memory.report.inputs.allSatisfy { $0.referencedKeysSpilled == nil })
+        for (rule, count) in model {
+            #expect(Session.violations(memory)[rule] == count, "\(rule)")
+        }
+        #expect(model.values.allSatisfy { $0 > 100 })
+        // 1 byte: over at the first chunk. 400,000 bytes: half-way through the parents.
+        for limit in [1, 400_000] {
+            let spilled = try run(folder, limit: limit, jobs: jobs, failures: "spilled-\(limit).jsonl")
+            let parent = try #require(spilled.report.inputs.first { $0.source == "parents" })
+            let bytes = try #require(parent.referencedKeysSpilled)
+            #expect(bytes > limit)
+            #expect(spilled.report.inputs.first { $0.source == "children" }?.referencedKeysSpilled == nil)
+            #expect(try Self.stable(spilled.report) == Self.stable(memory.report))
+            #expect(spilled.exitStatus == memory.exitStatus)
+            #expect(try folder.read("spilled-\(limit).jsonl") == folder.read("memory.jsonl"))
+            let text = TextReporter(verbose: true).render(spilled.report)
+            #expect(text.contains("the keys other sources reference outgrew --memory-limit"))
+        }
+    }
+
+    @Test("A key set that relationship counts need by index stays in memory; the other spills")
+    func cardinalityKeepsKeysInMemory() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (parents, children, _) = Self.data(parents: 3_000, children: 2_000)
+        try folder.write("rules.yml", Self.rules(cardinality: true))
+        try folder.write("parents.csv", parents)
+        try folder.write("children.csv", children)
+        let memory = try run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
+        let spilled = try run(folder, limit: 1, jobs: 2, failures: "spilled.jsonl")
+        #expect(spilled.report.inputs.first { $0.source == "parents" }?.referencedKeysSpilled != nil)
+        #expect(try Self.stable(spilled.report) == Self.stable(memory.report))
+        #expect((Session.violations(memory)["Parent.kids.maxCount"] ?? 0) > 0)
+        #expect(try folder.read("spilled.jsonl") == folder.read("memory.jsonl"))
+    }
+}
