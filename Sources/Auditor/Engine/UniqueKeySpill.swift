@@ -23,7 +23,7 @@ final class KeyPartitions {
     private(set) var failure: (any Error)?
 
     init(streams: Int) throws {
-        directory = NSTemporaryDirectory() + "/auditor-spill-" + UUID().uuidString
+        directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("auditor-spill-" + UUID().uuidString)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
                                                     attributes: [.posixPermissions: 0o700])
@@ -224,17 +224,22 @@ final class DuplicateCursor {
     private(set) var failure: (any Error)?
     private static let batch = 256              // records per read (4 KiB)
 
+    /// - Parameter path: The file of the records, which an empty list never wrote.
     init(path: String, segments: [(start: Int, end: Int)]) throws {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw AuditError(.io, "cannot read the spilled key sets back", location: path) }
-        unlink(path)                            // freed when closed
+        if segments.allSatisfy({ $0.start == $0.end }) {
+            fd = -1
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw AuditError(.io, "cannot read the spilled key sets back", location: path) }
+            unlink(path)                        // freed when closed
+        }
         next = segments.map(\.start)
         ends = segments.map(\.end)
         buffered = Array(repeating: [], count: segments.count)
         position = Array(repeating: 0, count: segments.count)
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// The first location of `key`'s earlier occurrence, if the record at `ordinal` repeats
     /// it. Ordinals must be asked in increasing order.
