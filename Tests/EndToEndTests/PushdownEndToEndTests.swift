@@ -67,6 +67,16 @@ struct PushdownEndToEndTests {
         (report["inputs"] as? [[String: Any]])?.first { $0["source"] as? String == source }
     }
 
+    /// The referenced parent's rules ran in the database (its keys came first from a pass over
+    /// the key column), and found every overlong name of the 150,001 parents.
+    static func expectParentPushedDown(_ report: [String: Any], engine: String,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let parent = try #require(pushedInput(report, source: "parent"), sourceLocation: sourceLocation)
+        #expect(parent["ranIn"] as? String == engine, "\(parent)", sourceLocation: sourceLocation)
+        let name = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "Parent.name.maxLength" }
+        #expect(name?["violations"] as? Int == 140_001, "\(String(describing: name))", sourceLocation: sourceLocation)
+    }
+
     @Test("the benchmark rules on gen.py's SQLite data: same report, rules run in sqlite",
           .enabled(if: GeneratedData.available, GeneratedData.skipReason), arguments: [20, 3])
     func generated(maxSamples: Int) throws {
@@ -229,7 +239,7 @@ struct PushdownEndToEndTests {
                 key: [id]
                 attributes:
                   id: { type: integer, required: true }
-                  name: string
+                  name: { type: string, maxLength: 5 }
               Child:
                 source: child
                 key: [id]
@@ -243,6 +253,7 @@ struct PushdownEndToEndTests {
         let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
         let input = try #require(Self.pushedInput(report, source: "child"))
         #expect(input["ranIn"] as? String == "sqlite", "\(input)")
+        try Self.expectParentPushedDown(report, engine: "sqlite")
         let reference = try #require((report["rules"] as? [[String: Any]] ?? []).first { ($0["id"] as? String)?.hasSuffix(".fk") == true })
         #expect(reference["ranIn"] as? String == "sqlite", "\(reference)")
         #expect((reference["violations"] as? Int ?? 0) > 4000, "\(reference)")
@@ -251,6 +262,7 @@ struct PushdownEndToEndTests {
         let spilled = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50", "--memory-limit", "1M"], in: scratch.url)
         let child = try #require(Self.pushedInput(spilled, source: "child"))
         #expect(child["ranIn"] == nil, "\(child)")
+        try Self.expectParentPushedDown(spilled, engine: "sqlite")
         #expect((child["pushdownRefused"] as? String)?.contains("--memory-limit") == true, "\(child)")
         #expect((Self.pushedInput(spilled, source: "parent")?["referencedKeysSpilled"] as? Int ?? 0) > 1 << 20)
         let spilledReference = (spilled["rules"] as? [[String: Any]] ?? []).first { ($0["id"] as? String)?.hasSuffix(".fk") == true }
@@ -287,9 +299,9 @@ struct PostgresPushdownTests {
                 ["run", "rules/people.yml", "--source", "people=\(url)", "--source", "departments=\(url)", "--max-samples", samples])
             let people = try #require(PushdownEndToEndTests.pushedInput(report, source: "people"))
             #expect(people["ranIn"] as? String == "postgresql", "\(people)")
-            // Department's keys are what Person references: read in full, and said so.
+            // Department's keys are what Person references: read first from the key column, then its rules run there too.
             let departments = try #require(PushdownEndToEndTests.pushedInput(report, source: "departments"))
-            #expect((departments["pushdownRefused"] as? String)?.contains("reference") == true, "\(departments)")
+            #expect(departments["ranIn"] as? String == "postgresql", "\(departments)")
         }
     }
 
@@ -389,7 +401,7 @@ struct PostgresPushdownTests {
                 key: [id]
                 attributes:
                   id: { type: integer, required: true }
-                  name: string
+                  name: { type: string, maxLength: 5 }
               Child:
                 source: child
                 key: [id]
@@ -405,6 +417,7 @@ struct PostgresPushdownTests {
         let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
         let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "child"))
         #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+        try PushdownEndToEndTests.expectParentPushedDown(report, engine: "postgresql")
         let references = (report["rules"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasSuffix(".fk") == true }
         #expect(references.count == 2 && references.allSatisfy { $0["ranIn"] as? String == "postgresql" && ($0["violations"] as? Int ?? 0) > 1000 },
                 "\(references)")

@@ -109,6 +109,7 @@ public struct AuditEngine: Sendable {
                 guard case .reference(let target, _, _) = rule.kind, tables[target] == nil else { continue }
                 tables[target] = try keyPass(plan, target)       // itself, or a cycle
             }
+            if tables[ei] == nil, let keys = try keysBeforePushdown(plan, ei) { tables[ei] = keys }
             var context = PassContext()
             context.tables = tables
             context.buildProvidedKeys = tables[ei] == nil
@@ -389,10 +390,17 @@ public struct AuditEngine: Sendable {
     }
 
     /// Reads only the provided keys of an entity (for references to itself or in a cycle).
-    private func keyPass(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
+    /// - Parameter narrow: Read only the key columns, from a reader that can push down (nil otherwise).
+    private func keyPass(_ plan: AuditPlan, _ ei: Int, narrow: Bool = false) throws -> [KeyTable]? {
         let opened: OpenedInput
         do {
             opened = try open(plan, ei)
+            if narrow {
+                let entity = plan.entities[ei]
+                guard let reader = opened.reader as? any PushdownReader, reader.pushdownUnavailable == nil,
+                      try reader.readOnly(Set(entity.providedKeys.flatMap(\.attributes).map { entity.attributes[$0].name }))
+                else { return nil }
+            }
         } catch let e as AuditError where e.code == .usage {
             throw e
         } catch {
@@ -401,8 +409,25 @@ public struct AuditEngine: Sendable {
         // An input that lacks a field provides no keys; its own pass reports why.
         guard let bound = try? keysBinding(plan, ei, opened) else { return nil }
         let acc = EntityAccumulator(entity: bound, maxSamples: 0)
+        let spillable = spillableProvidedKeys(plan, ei)
+        if !spillable.isEmpty { acc.providedBudget = (keySetBudget, spillable) }
         let failure = keysPass(opened.reader, bound, uniqueKeysToo: false) { try acc.mergeKeys($0) }
         return failure == nil ? acc.providedTables : nil
+    }
+
+    /// The keys other entities reference, of an entity whose rules may run in its database
+    /// (`pushdown`): read first in a pass over only the key columns, so that its own pass need
+    /// not build them from every record and can be pushed down. nil where that pass could not
+    /// be pushed down anyway (relationship counts, snapshots) or the reader cannot narrow.
+    private func keysBeforePushdown(_ plan: AuditPlan, _ ei: Int) throws -> [KeyTable]? {
+        let entity = plan.entities[ei]
+        guard !entity.providedKeys.isEmpty, entity.cardinality.isEmpty,
+              options.pushdown || plan.source(named: entity.source)?.pushdown == true,
+              !entity.usesLifecycle, !options.changedOnly, options.previousPaths[entity.source] == nil,
+              !options.hooks[entity.name].isScoped,
+              let source = plan.source(named: entity.source), let first = entries(source).first,
+              (try? factory(for: source, path: first))?.readsKeyColumnsAlone == true else { return nil }
+        return try keyPass(plan, ei, narrow: true)
     }
 
     /// The entity bound to an opened input for a pass that reads only keys.
@@ -572,7 +597,7 @@ public struct AuditEngine: Sendable {
         // After the read: a reader may learn its fields only by reading (XML).
         if path == nil { acc.finishTableRules(asOf: options.asOf, inputFields: reader.availableFields) }
         summary.records = acc.recordsRead
-        summary.referencedKeysSpilled = acc.providedSpilledBytes
+        summary.referencedKeysSpilled = acc.providedSpilledBytes ?? prebuilt?.compactMap { $0.spilled?.bytes }.max()
         summary.seconds = (ContinuousClock.now - t0).seconds
         var pass = EntityPass(accumulator: acc, summary: summary, error: error)
         if let files = opened.files {

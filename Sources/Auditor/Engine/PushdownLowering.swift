@@ -11,8 +11,9 @@ import Foundation
 ///
 /// An entity is lowered whole or not at all: a rule the dialect cannot express (a Swift hook,
 /// a compound validator, a decimal bound, an arithmetic expression), or a feature that needs
-/// every record in the process (keys other entities reference, cardinality, freshness,
-/// snapshots), leaves it to the streaming engine, with the reason.
+/// every record in the process (cardinality, freshness, snapshots, keys other entities
+/// reference unless a pass that read only them came first), leaves it to the streaming
+/// engine, with the reason.
 package struct PushdownLowering {
     /// True where a record surely passes every rule of the entity.
     package var passes: String
@@ -40,7 +41,9 @@ package struct PushdownLowering {
     static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect) throws(Refusal)
         -> PushdownLowering {
         let plan = entity.plan
-        if !plan.providedKeys.isEmpty { throw Refusal(reason: "other entities reference its keys, which are built from every record") }
+        if !plan.providedKeys.isEmpty, context.buildProvidedKeys {
+            throw Refusal(reason: "other entities reference its keys, which are built from every record")
+        }
         if !plan.cardinality.isEmpty { throw Refusal(reason: "its relationship counts need every record") }
         if !plan.tableRules.isEmpty { throw Refusal(reason: "its table rules (freshness, columns) need every record") }
         if plan.usesLifecycle || context.lifecycle != nil { throw Refusal(reason: "it is compared with a previous snapshot") }

@@ -72,4 +72,13 @@ package protocol PushdownReader: RecordReader {
     /// The counts of ``restrict(passing:counting:)``, in that order; asked once the read has
     /// ended (a reader may count while it reads).
     func passingCounts() throws -> [Int]
+    /// From now on, reads only `fields` and the location, every other field as missing: the
+    /// pass that takes a pushed-down entity's referenced keys first. Called before the first
+    /// chunk, instead of ``restrict(passing:counting:)``.
+    /// - Returns: false when the reader cannot; it then reads as before (the default).
+    func readOnly(_ fields: Set<String>) throws -> Bool
+}
+
+extension PushdownReader {
+    package func readOnly(_ fields: Set<String>) throws -> Bool { false }
 }

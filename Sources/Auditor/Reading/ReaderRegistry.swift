@@ -43,6 +43,9 @@ public struct ReaderFactory: Sendable {
     /// URL schemes (lower case) that select this format when `format:` is absent: a source
     /// path `postgresql://host/db` is a connection, not a file (see `SourceURL`).
     package var schemes: [String] = []
+    /// Whether its readers can push down and read only some columns (``PushdownReader/readOnly(_:)``):
+    /// a pushed-down entity that others reference then has its keys read first, alone.
+    package var readsKeyColumnsAlone = false
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers

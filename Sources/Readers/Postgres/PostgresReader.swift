@@ -54,6 +54,7 @@ package final class PostgresReader: RecordReader {
             },
             open: { request in try PostgresReader(request: request) })
         factory.schemes = ["postgresql", "postgres"]
+        factory.readsKeyColumnsAlone = true
         return factory
     }()
 
@@ -208,6 +209,18 @@ extension PostgresReader: PushdownReader {
         decoder = PostgresCopyDecoder(kinds: [.integer, .text, .integer] + plan.kinds, keyField: plan.keyField.map { $0 + 3 },
                                       leading: plan.leading + 3, ordinalField: 0)
         passing = (0, 0, Array(repeating: 0, count: conditions.count))
+    }
+
+    /// The same scan, with NULL for every column but `fields` and the key that locates rows.
+    public func readOnly(_ fields: Set<String>) throws -> Bool {
+        guard let table = plan.pushdown, pendingSelect != nil, passing == nil, !plan.fields.isEmpty else { return false }
+        var columns = Array(table.select.prefix(plan.leading))
+        for (i, field) in plan.fields.enumerated() {
+            columns.append(fields.contains(field) || plan.keyField == plan.leading + i ? table.select[plan.leading + i] : "NULL")
+        }
+        pendingSelect = "SELECT \(columns.joined(separator: ", ")) FROM \(table.from)"
+        PushdownLowering.trace(pendingSelect!)
+        return true
     }
 
     public func passingCounts() throws -> [Int] {

@@ -56,17 +56,21 @@ package final class SQLiteReader: RecordReader {
     private var passing: PassingTally?
 
     /// The factory for ``ReaderRegistry`` (format `sqlite`; extensions `sqlite`, `sqlite3`, `db`).
-    public static let factory = ReaderFactory(
-        format: "sqlite", extensions: ["sqlite", "sqlite3", "db"],
-        decodeOptions: { node throws(AuditError) in
-            // No block: the table named like the source, which only the request knows.
-            guard let node, !node.isNull else { return DefaultReaderOptions() }
-            return try SQLiteOptions.decode(node, sourceName: "")
-        },
-        open: { request in
-            try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "an SQLite database")
-            return try SQLiteReader(request: request)
-        })
+    public static let factory: ReaderFactory = {
+        var factory = ReaderFactory(
+            format: "sqlite", extensions: ["sqlite", "sqlite3", "db"],
+            decodeOptions: { node throws(AuditError) in
+                // No block: the table named like the source, which only the request knows.
+                guard let node, !node.isNull else { return DefaultReaderOptions() }
+                return try SQLiteOptions.decode(node, sourceName: "")
+            },
+            open: { request in
+                try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "an SQLite database")
+                return try SQLiteReader(request: request)
+            })
+        factory.readsKeyColumnsAlone = true
+        return factory
+    }()
 
     /// Opens a database and prepares the records' SELECT.
     /// - Throws: ``AuditError``: `.invalidRules` (bad `sqlite:` block, refused query),
@@ -260,6 +264,21 @@ extension SQLiteReader: PushdownReader {
             group.enumerated().map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ")
         }
         let sql = "SELECT \(table.select), (\(passes)) IS TRUE\(flags.map { ", " + $0 }.joined()) FROM \(table.from) ORDER BY \(table.rowid)"
+        try prepareScan(sql)
+        passing = PassingTally(counts: Array(repeating: 0, count: conditions.count))
+    }
+
+    /// The same scan, with NULL for every column but `fields` (the rowid stays).
+    public func readOnly(_ fields: Set<String>) throws -> Bool {
+        guard let table = pushdownTable, produced == 0, passing == nil else { return false }
+        let columns = [table.rowid] + schema.fields.map { fields.contains($0) ? table.columns[$0] ?? "NULL" : "NULL" }
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(table.from) ORDER BY \(table.rowid)"
+        try prepareScan(sql)
+        return true
+    }
+
+    /// Replaces the records' SELECT with `sql`, the same table in the same order.
+    private func prepareScan(_ sql: String) throws(AuditError) {
         PushdownLowering.trace(sql)
         do {
             connection.clearDenial()
@@ -268,7 +287,6 @@ extension SQLiteReader: PushdownReader {
             throw Self.unlessChanged(SQLiteErrors.auditError(error, stage: .read(what: what), file: file, denial: connection.lastDenial),
                                      file: file, before: before)
         }
-        passing = PassingTally(counts: Array(repeating: 0, count: conditions.count))
     }
 
     public func passingCounts() throws -> [Int] {
