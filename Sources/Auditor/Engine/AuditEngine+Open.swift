@@ -19,6 +19,11 @@ extension AuditEngine {
         options.sourceFiles[source.name] ?? options.sourcePaths[source.name].map { [$0] } ?? source.entries
     }
 
+    /// The file extensions a source's folders and globs select: its format's, else every format's.
+    func extensions(_ source: SourceSpec) -> [String] {
+        source.format.flatMap { registry.factory(format: $0)?.extensions } ?? registry.factories.flatMap(\.extensions)
+    }
+
     /// How messages name an entity's input before it is opened (the entries joined).
     func inputLabel(_ plan: AuditPlan, _ ei: Int, path override: String?) -> String {
         if let override { return SourceURL.redacted(override) }
@@ -37,10 +42,8 @@ extension AuditEngine {
             throw AuditError(.internal, "entity '\(entity.name)' has no source '\(entity.source)'")
         }
         let given = override.map { [$0] } ?? entries(source)
-        let extensions = source.format.flatMap { registry.factory(format: $0)?.extensions }
-            ?? registry.factories.flatMap(\.extensions)
         // A previous snapshot is one file (a folder or pattern there is refused as not a file).
-        let paths = try override.map { [$0] } ?? InputSet.expand(given, extensions: extensions)
+        let paths = try override.map { [$0] } ?? InputSet.expand(given, extensions: extensions(source))
         guard let path = paths.first else {
             throw AuditError(.missingInput, "source '\(source.name)' names no file", location: source.pathMark.description)
         }

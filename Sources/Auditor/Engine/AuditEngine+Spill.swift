@@ -67,8 +67,7 @@ extension AuditEngine {
         guard let source = plan.source(named: plan.entities[ei].source) else { return false }
         let given = entries(source)
         guard !given.contains(where: { $0 == Self.standardInput || SourceURL.isURL($0) }) else { return false }
-        let extensions = source.format.flatMap { registry.factory(format: $0)?.extensions } ?? registry.factories.flatMap(\.extensions)
-        guard let paths = try? InputSet.expand(given, extensions: extensions), !paths.isEmpty else { return false }
+        guard let paths = try? InputSet.expand(given, extensions: extensions(source)), !paths.isEmpty else { return false }
         return paths.allSatisfy(InputSet.isRegular)
     }
 
