@@ -71,28 +71,13 @@ final class ReferenceSpill {
     func resolve() throws -> [Int: DuplicateCursor] {
         var cursors = [Int: DuplicateCursor]()
         for (s, parent) in parents.enumerated() {
-            try files.finish(s)
-            let out = "\(files.directory)/dangling-\(parent.keyRule)"
-            var segments = [(start: Int, end: Int)]()
-            var written = 0
-            var dangling = [UInt8]()
-            for p in 0 ..< KeyPartitions.count {
-                let start = written
+            cursors[parent.keyRule] = try files.cursor(s, named: "dangling-\(parent.keyRule)") { p, emit in
                 let table = KeyTable()
                 try parent.keys.forEachKey(partition: p) { _ = table.insert($0, location: 0) }
                 try files.forEachRecord(s, partition: p) { ordinal, _, key in
-                    if table.index(of: key) == nil {
-                        KeyPartitions.append(&dangling, ordinal)
-                        KeyPartitions.append(&dangling, 0)
-                    }
+                    if table.index(of: key) == nil { emit(ordinal, 0) }
                 }
-                files.remove(s, partition: p)
-                written += dangling.count
-                files.flush(&dangling, to: out)
-                segments.append((start, written))
             }
-            if let failure = files.failure { throw failure }
-            cursors[parent.keyRule] = try DuplicateCursor(path: out, segments: segments)
         }
         return cursors
     }

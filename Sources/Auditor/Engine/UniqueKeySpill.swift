@@ -78,15 +78,36 @@ final class KeyPartitions {
         try Self.forEachRecord(records, body)
     }
 
-    /// Removes a partition's file once it was read for the last time.
-    func remove(_ stream: Int, partition p: Int) {
-        try? FileManager.default.removeItem(atPath: path(stream, p))
+    /// Resolves a stream one partition at a time: `scan` reads partition `p` (and whatever
+    /// else it needs) and emits (ordinal, value) records in input order, which are written
+    /// to a file of their own, per partition, and read back through the returned cursor. Each
+    /// partition's file is removed once scanned.
+    func cursor(_ stream: Int, named name: String,
+                _ scan: (_ p: Int, _ emit: (Int64, Int64) -> Void) throws -> Void) throws -> DuplicateCursor {
+        try finish(stream)
+        let out = (directory as NSString).appendingPathComponent(name)
+        var segments = [(start: Int, end: Int)]()
+        var written = 0
+        var records = [UInt8]()
+        for p in 0 ..< Self.count {
+            let start = written
+            try scan(p) { ordinal, value in
+                Self.append(&records, ordinal)
+                Self.append(&records, value)
+            }
+            try? FileManager.default.removeItem(atPath: path(stream, p))
+            written += records.count
+            flush(&records, to: out)
+            segments.append((start, written))
+        }
+        if let failure { throw failure }
+        return try DuplicateCursor(path: out, segments: segments)
     }
 
     private func path(_ stream: Int, _ p: Int) -> String { "\(directory)/keys-\(stream)-\(p)" }
 
     /// Appends `buffer` to the file at `path` and empties it.
-    func flush(_ buffer: inout [UInt8], to path: String) {
+    private func flush(_ buffer: inout [UInt8], to path: String) {
         guard !buffer.isEmpty, failure == nil else { return }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         var ok = fd >= 0
@@ -185,27 +206,12 @@ final class UniqueKeySpill {
     func resolve() throws -> [Int: DuplicateCursor] {
         var cursors = [Int: DuplicateCursor]()
         for (k, s) in streams.sorted(by: { $0.key < $1.key }) {
-            try files.finish(s)
-            let out = "\(files.directory)/duplicates-\(k)"
-            var segments = [(start: Int, end: Int)]()
-            var written = 0
-            var duplicates = [UInt8]()
-            for p in 0 ..< KeyPartitions.count {
-                let start = written
+            cursors[k] = try files.cursor(s, named: "duplicates-\(k)") { p, emit in
                 var table = UniqueKeys()
                 try files.forEachRecord(s, partition: p) { ordinal, location, key in
-                    if let first = table.insert(key, location: location) {
-                        KeyPartitions.append(&duplicates, ordinal)
-                        KeyPartitions.append(&duplicates, first)
-                    }
+                    if let first = table.insert(key, location: location) { emit(ordinal, first) }
                 }
-                files.remove(s, partition: p)
-                written += duplicates.count
-                files.flush(&duplicates, to: out)
-                segments.append((start, written))
             }
-            if let failure = files.failure { throw failure }
-            cursors[k] = try DuplicateCursor(path: out, segments: segments)
         }
         return cursors
     }
