@@ -64,11 +64,13 @@ import Testing
                       "P.seq.unique": duplicates(seqs), "P.a+b.unique": duplicates(pairs)])
     }
 
+    /// The JSON report without the spilled sizes (they depend on the allocator's rounding).
     static func stable(_ report: AuditReport) throws -> NSDictionary {
-        try LibraryMatchesCLITests.stable(Data(JSONReporter().render(report).utf8), ignoring: ["keysSpilled"])
+        try LibraryMatchesCLITests.stable(Data(JSONReporter().render(report).utf8), ignoring: ["keysSpilled", "referencedKeysSpilled"])
     }
 
-    func run(_ folder: Folder, limit: Int?, jobs: Int, failures: String) throws -> AuditOutcome {
+    /// An audit of `folder`'s rules.yml in chunks of 300 records, with the failures file `failures`.
+    static func run(_ folder: Folder, limit: Int?, jobs: Int, failures: String) throws -> AuditOutcome {
         var request = Session.request(folder)
         request.jobs = jobs
         request.chunkSize = 300
@@ -86,7 +88,7 @@ import Testing
         let (csv, model) = Self.data(rows: 12_000)
         try folder.write("rules.yml", Self.rules)
         try folder.write("people.csv", csv)
-        let memory = try run(folder, limit: nil, jobs: jobs, failures: "memory.jsonl")
+        let memory = try Self.run(folder, limit: nil, jobs: jobs, failures: "memory.jsonl")
         #expect(memory.report.inputs.first?.keysSpilled == nil)
         for (rule, count) in model {
             #expect(Session.violations(memory)[rule] == count, "\(rule)")
@@ -95,7 +97,7 @@ import Testing
         // 1 byte: over at the first chunk. 40,000 bytes: half-way, once the range of `seq`
         // and the hash tables of the others have grown (records already in the failures file).
         for limit in [1, 40_000] {
-            let spilled = try run(folder, limit: limit, jobs: jobs, failures: "spilled-\(limit).jsonl")
+            let spilled = try Self.run(folder, limit: limit, jobs: jobs, failures: "spilled-\(limit).jsonl")
             let bytes = try #require(spilled.report.inputs.first?.keysSpilled)
             #expect(bytes > limit)
             #expect(try Self.stable(spilled.report) == Self.stable(memory.report))

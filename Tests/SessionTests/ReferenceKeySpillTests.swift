@@ -87,21 +87,6 @@ import Testing
         return (parentCSV, childCSV, dangling)
     }
 
-    static func stable(_ report: AuditReport) throws -> NSDictionary {
-        try LibraryMatchesCLITests.stable(Data(JSONReporter().render(report).utf8), ignoring: ["referencedKeysSpilled", "keysSpilled"])
-    }
-
-    func run(_ folder: Folder, limit: Int?, jobs: Int, failures: String) throws -> AuditOutcome {
-        var request = Session.request(folder)
-        request.jobs = jobs
-        request.chunkSize = 300
-        request.maxSamples = 7
-        request.memoryLimit = limit
-        request.collectFingerprints = true
-        request.findingSink = { try FailuresFile(path: folder.path(failures), protecting: $0) }
-        return try AuditSession(request).run()
-    }
-
     @Test("Spilled referenced keys give the in-memory report, failures file and exit status", arguments: [1, 2])
     func sameReport(jobs: Int) throws {
         let folder = try Folder()
@@ -110,7 +95,7 @@ import Testing
         try folder.write("rules.yml", Self.rules())
         try folder.write("parents.csv", parents)
         try folder.write("children.csv", children)
-        let memory = try run(folder, limit: nil, jobs: jobs, failures: "memory.jsonl")
+        let memory = try KeySpillTests.run(folder, limit: nil, jobs: jobs, failures: "memory.jsonl")
         #expect(memory.report.inputs.allSatisfy { $0.referencedKeysSpilled == nil })
         for (rule, count) in model {
             #expect(Session.violations(memory)[rule] == count, "\(rule)")
@@ -118,12 +103,12 @@ import Testing
         #expect(model.values.allSatisfy { $0 > 100 })
         // 1 byte: over at the first chunk. 400,000 bytes: half-way through the parents.
         for limit in [1, 400_000] {
-            let spilled = try run(folder, limit: limit, jobs: jobs, failures: "spilled-\(limit).jsonl")
+            let spilled = try KeySpillTests.run(folder, limit: limit, jobs: jobs, failures: "spilled-\(limit).jsonl")
             let parent = try #require(spilled.report.inputs.first { $0.source == "parents" })
             let bytes = try #require(parent.referencedKeysSpilled)
             #expect(bytes > limit)
             #expect(spilled.report.inputs.first { $0.source == "children" }?.referencedKeysSpilled == nil)
-            #expect(try Self.stable(spilled.report) == Self.stable(memory.report))
+            #expect(try KeySpillTests.stable(spilled.report) == KeySpillTests.stable(memory.report))
             #expect(spilled.exitStatus == memory.exitStatus)
             #expect(try folder.read("spilled-\(limit).jsonl") == folder.read("memory.jsonl"))
             let text = TextReporter(verbose: true).render(spilled.report)
@@ -140,13 +125,13 @@ import Testing
                                                                         with: "id: { type: integer, required: true, unique: true }\n      code"))
         try folder.write("parents.csv", "id,code\n" + ids.map { "\($0),c\($0)\n" }.joined())
         try folder.write("children.csv", "cid,pid,pcode,note\n" + ids.enumerated().map { "\($0),\($1),c\($1),aa\n" }.joined())
-        let memory = try run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
-        let spilled = try run(folder, limit: 1, jobs: 2, failures: "spilled.jsonl")
+        let memory = try KeySpillTests.run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
+        let spilled = try KeySpillTests.run(folder, limit: 1, jobs: 2, failures: "spilled.jsonl")
         let parent = try #require(spilled.report.inputs.first { $0.source == "parents" })
         #expect(parent.referencedKeysSpilled != nil && parent.keysSpilled != nil)
         #expect(spilled.exitStatus == .passed, "\(spilled.report.inputs)")
         #expect(Session.violations(spilled).values.allSatisfy { $0 == 0 })
-        #expect(try Self.stable(spilled.report) == Self.stable(memory.report))
+        #expect(try KeySpillTests.stable(spilled.report) == KeySpillTests.stable(memory.report))
     }
 
     @Test("A key set that relationship counts need by index stays in memory; the other spills")
@@ -157,10 +142,10 @@ import Testing
         try folder.write("rules.yml", Self.rules(cardinality: true))
         try folder.write("parents.csv", parents)
         try folder.write("children.csv", children)
-        let memory = try run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
-        let spilled = try run(folder, limit: 1, jobs: 2, failures: "spilled.jsonl")
+        let memory = try KeySpillTests.run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
+        let spilled = try KeySpillTests.run(folder, limit: 1, jobs: 2, failures: "spilled.jsonl")
         #expect(spilled.report.inputs.first { $0.source == "parents" }?.referencedKeysSpilled != nil)
-        #expect(try Self.stable(spilled.report) == Self.stable(memory.report))
+        #expect(try KeySpillTests.stable(spilled.report) == KeySpillTests.stable(memory.report))
         #expect((Session.violations(memory)["Parent.kids.maxCount"] ?? 0) > 0)
         #expect(try folder.read("spilled.jsonl") == folder.read("memory.jsonl"))
     }
