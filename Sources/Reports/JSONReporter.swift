@@ -176,7 +176,7 @@ public struct JSONReporter: Reporter {
     }
 
     private static func ruleMembers(_ rule: RuleOutcome, samples: JSONValue?) -> JSONValue {
-        appending(pushdownMembers(ranIn: rule.ranIn, refused: nil), to: .object([
+        appending(pushdownMembers(ranIn: rule.ranIn, refused: rule.pushdownRefused), to: .object([
             "id": .string(rule.id),
             "entity": .string(rule.entity),
             "source": .string(rule.source),

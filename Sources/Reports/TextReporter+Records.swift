@@ -86,6 +86,11 @@ extension TextReporter.Renderer {
             lines.append("  " + cells.joined(separator: "  ") + "  " + status)
             if let engine = input.ranIn { lines.append("    " + w("inputs.ranIn", ["engine": engine])) }
             if let reason = input.pushdownRefused { lines.append("    " + w("inputs.pushdownRefused", ["reason": TerminalText.escaped(reason)])) }
+            for rule in report.rules where !input.isPrevious && rule.source == input.source {
+                guard let engine = input.ranIn, let reason = rule.pushdownRefused else { continue }
+                lines.append("    " + w("inputs.ruleInProcess", ["rule": TerminalText.escaped(rule.id), "engine": engine,
+                                                            "reason": TerminalText.escaped(reason)]))
+            }
             if let bytes = input.keysSpilled { lines.append("    " + w("inputs.keysSpilled", ["size": "\(bytes >> 20) MiB"])) }
             if let bytes = input.referencedKeysSpilled {
                 lines.append("    " + w("inputs.referencedKeysSpilled", ["size": "\(bytes >> 20) MiB"]))

@@ -163,6 +163,39 @@ struct PushdownEndToEndTests {
         #expect(violations > 1000, "the table is full of faults")
     }
 
+    /// Rules SQLite cannot express exactly (a decimal bound on an optional attribute,
+    /// arithmetic under a `when:` it can express) run in the process, over the records SQLite
+    /// sends: those where they may fail. The rest stays in SQLite, and the report is the
+    /// streaming one. On a required attribute nothing surely passes such a rule: the entity
+    /// is streamed, and says why.
+    @Test("rules SQLite cannot express run in the process, the others in SQLite: same report", arguments: [1, 2])
+    func partlyPushedDown(seed: Int) throws {
+        let scratch = try Scratch("pushdown-partly")
+        defer { scratch.remove() }
+        let price = "price:   { type: decimal, min: 0, exclusiveMax: 100 }"
+        try #require(Self.edgeRules.contains(price))
+        let rules = Self.edgeRules.replacingOccurrences(of: price, with: "price:   { type: decimal, min: 0.5, exclusiveMax: 100 }")
+            + "      - id: row.small\n        when: flag\n        assert: qty + 1 <= 51\n"
+        try scratch.write("rules.yml", rules)
+        try Self.build(Self.builder, scratch.path("edge.sqlite"), String(seed), "3000")
+        let report = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
+        let input = try #require(Self.pushedInput(report, source: "t"))
+        #expect(input["ranIn"] as? String == "sqlite" && input["pushdownRefused"] == nil, "\(input)")
+        let all = report["rules"] as? [[String: Any]] ?? []
+        let inProcess = all.filter { $0["pushdownRefused"] != nil }
+        #expect(Set(inProcess.compactMap { $0["id"] as? String }) == ["row.price.min", "row.small"], "\(inProcess)")
+        #expect(inProcess.allSatisfy { $0["ranIn"] == nil && ($0["violations"] as? Int ?? 0) > 0 }, "\(inProcess)")
+        #expect(all.filter { $0["pushdownRefused"] == nil }.allSatisfy { $0["ranIn"] as? String == "sqlite" })
+        let text = try Auditor.run(["run", "rules.yml", "--pushdown"], in: scratch.url)
+        #expect(text.stdoutText.contains("row.small checked in the process, on the records sqlite sent: the expression of rule 'row.small' cannot run in sqlite exactly"),
+                "\(text.stdoutText)")
+
+        try scratch.write("rules.yml", rules.replacingOccurrences(of: "min: 0.5, exclusiveMax", with: "required: true, min: 0.5, exclusiveMax"))
+        let streamed = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
+        let whole = try #require(Self.pushedInput(streamed, source: "t"))
+        #expect(whole["ranIn"] == nil && (whole["pushdownRefused"] as? String)?.contains("row.price.min") == true, "\(whole)")
+    }
+
     /// 70 integer columns, each present or NULL and now and then not an integer: more counted
     /// conditions (one per attribute's presence) than one 64-bit flag column holds.
     static let wideBuilder = """
@@ -437,5 +470,17 @@ struct PostgresPushdownTests {
             let violations = (report["rules"] as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["violations"] as? Int ?? 0) }
             #expect(violations > 3000, "the table is full of faults")
         }
+        // `\d` is outside the subset whose meaning is the same in both engines: that rule
+        // runs in the process on the rows where `code` is present, the others in PostgreSQL.
+        let pattern = #"pattern: "[A-Z]{2,3}|À[A-Z]+""#
+        try #require(Self.rules.contains(pattern))
+        try scratch.write("rules.yml", Self.rules.replacingOccurrences(of: pattern, with: #"pattern: '[A-Z]{2,3}\d?|À[A-Z]+'"#)
+            .replacingOccurrences(of: "URL", with: server.url(database: database)))
+        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "20"], in: scratch.url)
+        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "t"))
+        #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+        let inProcess = (report["rules"] as? [[String: Any]] ?? []).filter { $0["pushdownRefused"] != nil }
+        #expect(inProcess.map { $0["id"] as? String } == ["row.code.pattern"], "\(inProcess)")
+        #expect((inProcess.first?["violations"] as? Int ?? 0) > 0, "\(inProcess)")
     }
 }

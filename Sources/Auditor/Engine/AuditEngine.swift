@@ -184,7 +184,9 @@ public struct AuditEngine: Sendable {
             if let e = snapshots[ei]?.error { errors.append(e) }
             if let e = pass.previousError { errors.append(e) }
             var outcomes = pass.accumulator?.outcomes() ?? []
-            for o in outcomes.indices { outcomes[o].ranIn = pass.summary.ranIn }
+            for o in outcomes.indices {
+                if let reason = pass.inProcess[outcomes[o].id] { outcomes[o].pushdownRefused = reason } else { outcomes[o].ranIn = pass.summary.ranIn }
+            }
             func notEvaluated(_ check: Int) {
                 let id = (pass.accumulator?.entity.plan ?? entity).rules[(pass.accumulator?.entity.plan ?? entity).checks[check].slot].id
                 if let o = outcomes.firstIndex(where: { $0.id == id }) { outcomes[o].evaluated = 0 }
@@ -278,6 +280,8 @@ public struct AuditEngine: Sendable {
         var files: [InputSummary] = []
         /// Files of a multi-file source that were left out (not openable, other fields).
         var fileErrors: [AuditError] = []
+        /// Rule id → why it ran in the process, over the records a pushed-down read sent.
+        var inProcess: [String: String] = [:]
     }
 
     struct IndexedChunk: Sendable {
@@ -600,6 +604,9 @@ public struct AuditEngine: Sendable {
         summary.referencedKeysSpilled = acc.providedSpilledBytes ?? prebuilt?.compactMap { $0.spilled?.bytes }.max()
         summary.seconds = (ContinuousClock.now - t0).seconds
         var pass = EntityPass(accumulator: acc, summary: summary, error: error)
+        for (slot, reason) in pushdown.lowering?.inProcess ?? [] {
+            pass.inProcess[bound.plan.rules[slot].id] = reason
+        }
         if let files = opened.files {
             // The pass's error is the earliest failing file's (the reader may have read ahead).
             let stoppedAt = error == nil ? nil : min(files.failedFile ?? files.paths.count - 1, files.paths.count - 1)

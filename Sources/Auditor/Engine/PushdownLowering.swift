@@ -9,11 +9,15 @@ import Foundation
 /// therefore the streaming engine's by construction; the engine only decides which records
 /// surely pass. Conditions are sound, not necessarily tight (see ``SQLDialect``).
 ///
-/// An entity is lowered whole or not at all: a rule the dialect cannot express (a Swift hook,
-/// a compound validator, a decimal bound, an arithmetic expression), or a feature that needs
-/// every record in the process (cardinality, freshness, snapshots, keys other entities
-/// reference unless a pass that read only them came first), leaves it to the streaming
-/// engine, with the reason.
+/// A rule the dialect cannot express exactly (a decimal bound, an arithmetic expression, a
+/// pattern feature the engine's regular expressions read otherwise) runs in the process, on
+/// the records the database sends: its part of `passes` is only what surely passes it (its
+/// attribute is absent, its `when:` is false), so every record where it may fail is sent
+/// (``inProcess``). Where nothing surely passes it (a required attribute, a rule without a
+/// `when:` the dialect can express), or a feature needs every record in the process (a Swift
+/// hook, cardinality, freshness, snapshots, keys other entities reference unless a pass that
+/// read only them came first, a key the dialect cannot compare), the entity is left to the
+/// streaming engine, with the reason.
 package struct PushdownLowering {
     /// True where a record surely passes every rule of the entity.
     package var passes: String
@@ -27,6 +31,9 @@ package struct PushdownLowering {
     var whenChecks: [Int]
     /// Key rules whose evaluated count is counted.
     var keyRules: [Int]
+    /// The rules (plan slots) that the dialect cannot express, with the reason: they run in
+    /// the process over the records the database sends.
+    package var inProcess: [(slot: Int, reason: String)] = []
 
     /// Why an entity cannot be pushed down.
     package struct Refusal: Error, Sendable {
@@ -50,31 +57,42 @@ package struct PushdownLowering {
         if !entity.hooks.isEmpty { throw Refusal(reason: "Swift validators run in the process") }
         var conditions = [String]()
         var present = [Int]()
+        var inProcess = [(slot: Int, reason: String)]()
         for (a, attribute) in plan.attributes.enumerated() where !attribute.checks.isEmpty {
             guard let column = dialect.column(attribute.name) else {
                 throw Refusal(reason: "'\(attribute.name)' is not a column of the table")
             }
-            guard let valid = dialect.valid(attribute.name, as: attribute.type) else {
-                throw Refusal(reason: "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly")
-            }
-            var holds = [valid]
+            let valid = dialect.valid(attribute.name, as: attribute.type)
+            var holds = valid.map { [$0] } ?? []
             var required = false
+            var unexpressed = [(slot: Int, reason: String)]()
             for ci in attribute.checks {
                 let check = plan.checks[ci]
                 if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
                 switch check.test {
                 case .required: required = true
-                case .type, .keyed, .structural: break
+                case .type, .keyed, .structural:
+                    if valid == nil {
+                        unexpressed.append((check.slot, "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly"))
+                    }
                 case .unique: break        // a key rule (below)
                 default:
-                    guard let c = lower(check.test, attribute, dialect) else {
-                        throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly")
+                    if valid != nil, let c = lower(check.test, attribute, dialect) {
+                        holds.append(c)
+                    } else {
+                        unexpressed.append((check.slot, "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly"))
                     }
-                    holds.append(c)
                 }
             }
-            let all = "(" + holds.joined(separator: " AND ") + ")"
-            conditions.append(required ? all : "(\(column) IS NULL OR \(all))")
+            if let first = unexpressed.first {
+                // Only an absent value surely passes them; a required one may fail anywhere.
+                if required { throw Refusal(reason: first.reason) }
+                conditions.append("(\(column) IS NULL)")
+                for u in unexpressed where !inProcess.contains(where: { $0.slot == u.slot }) { inProcess.append(u) }
+            } else {
+                let all = "(" + holds.joined(separator: " AND ") + ")"
+                conditions.append(required ? all : "(\(column) IS NULL OR \(all))")
+            }
             present.append(a)
         }
         var whenChecks = [Int]()
@@ -83,9 +101,11 @@ package struct PushdownLowering {
             guard case .record(let when, let assert) = check.test else { continue }
             if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
             let id = plan.rules[check.slot].id
-            guard let a = ExpressionLowering(plan: plan, dialect: dialect).condition(assert),
-                  let w = when.map({ ExpressionLowering(plan: plan, dialect: dialect).condition($0) }) ?? .some(nil)
-            else { throw Refusal(reason: "the expression of rule '\(id)' cannot run in \(dialect.engine) exactly") }
+            let unexpressed = "the expression of rule '\(id)' cannot run in \(dialect.engine) exactly"
+            let a = ExpressionLowering(plan: plan, dialect: dialect).condition(assert)
+            guard let w = when.map({ ExpressionLowering(plan: plan, dialect: dialect).condition($0) }) ?? .some(nil),
+                  a != nil || w != nil
+            else { throw Refusal(reason: unexpressed) }
             var inputs = Set(assert.inputs)
             if let when { inputs.formUnion(when.inputs) }
             let valid = try inputs.sorted().map { name throws(Refusal) -> String in
@@ -96,11 +116,17 @@ package struct PushdownLowering {
                 return present.contains(a) ? "\(column) IS NOT NULL" : v
             }
             let inputsValid = valid.isEmpty ? "1 = 1" : valid.joined(separator: " AND ")
-            if let w {
+            if let w, a == nil {
+                // Only a record where its `when:` is false surely passes it.
+                conditions.append("(\(inputsValid) AND NOT \(w))")
+                whenChecks.append(ci)
+                whenConditions.append(w)
+                inProcess.append((check.slot, unexpressed))
+            } else if let w, let a {
                 conditions.append("(\(inputsValid) AND (NOT \(w) OR \(a)))")
                 whenChecks.append(ci)
                 whenConditions.append(w)
-            } else {
+            } else if let a {
                 conditions.append("(\(inputsValid) AND \(a))")
             }
         }
@@ -154,7 +180,7 @@ package struct PushdownLowering {
         counted += whenConditions
         counted += keyConditions
         return PushdownLowering(passes: passes, counted: counted, presentAttributes: present,
-                                whenChecks: whenChecks, keyRules: keyRules)
+                                whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess)
     }
 
     /// Writes `sql` to standard error when `AUDITOR_DEBUG_SQL` is set (readers call it with

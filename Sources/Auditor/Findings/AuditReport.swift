@@ -186,6 +186,9 @@ public struct RuleOutcome: Sendable, Equatable {
     public var frequentValues: [ValueCount] = []
     /// The database engine that decided which records pass (`pushdown`); nil: the process.
     public var ranIn: String? = nil
+    /// Why this rule of a pushed-down source ran in the process instead (the database sent
+    /// every record where it may fail); nil otherwise.
+    public var pushdownRefused: String? = nil
 
     public init(id: String, entity: String?, source: String, attribute: String?, kind: String,
                 severity: Severity, code: Int, codes: [Int]? = nil, summary: String, evaluated: Int, violations: Int,

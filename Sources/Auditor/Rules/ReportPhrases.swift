@@ -83,6 +83,7 @@ package enum ReportPhrases {
         "inputs.completePrevious": "read completely (previous snapshot)",
         "inputs.ranIn": "rules run in {engine}: only the records that may fail were read",
         "inputs.pushdownRefused": "read in full, not pushed down: {reason}",
+        "inputs.ruleInProcess": "{rule} checked in the process, on the records {engine} sent: {reason}",
         "inputs.keysSpilled": "unique keys outgrew --memory-limit at {size}: spilled to disk, the input read twice more",
         "inputs.referencedKeysSpilled": "the keys other sources reference outgrew --memory-limit at {size}: spilled to disk, each referencing input read once more",
         "inputs.noReason": "the reader gave no reason",
