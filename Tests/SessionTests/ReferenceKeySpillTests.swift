@@ -134,6 +134,34 @@ import Testing
         #expect(try KeySpillTests.stable(spilled.report) == KeySpillTests.stable(memory.report))
     }
 
+    /// One `--memory-limit` for both kinds of key set: a limit above either set but below the
+    /// two together makes one of them spill (each used to get the whole limit).
+    @Test("The unique and the referenced key sets share one --memory-limit")
+    func oneLimitForBoth() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (parents, children, _) = Self.data(parents: 40_000, children: 15_000)
+        try folder.write("rules.yml", Self.rules().replacingOccurrences(of: "id: { type: integer, required: true }\n      code",
+                                                                        with: "id: { type: integer, required: true, unique: true }\n      code"))
+        try folder.write("parents.csv", parents)
+        try folder.write("children.csv", children)
+        func run(limit: Int?) throws -> AuditOutcome {
+            var request = Session.request(folder)
+            request.chunkSize = 100_000        // one chunk: each key set is measured once, whole
+            request.memoryLimit = limit
+            return try AuditSession(request).run()
+        }
+        let each = try #require(try run(limit: 1).report.inputs.first { $0.source == "parents" })
+        let unique = try #require(each.keysSpilled), referenced = try #require(each.referencedKeysSpilled)
+        let limit = max(unique, referenced) + min(unique, referenced) / 2
+        let memory = try run(limit: nil)
+        let shared = try run(limit: limit)
+        let parent = try #require(shared.report.inputs.first { $0.source == "parents" })
+        #expect(parent.keysSpilled != nil || parent.referencedKeysSpilled != nil, "\(parent), limit \(limit)")
+        #expect(try KeySpillTests.stable(shared.report) == KeySpillTests.stable(memory.report))
+        #expect(shared.exitStatus == memory.exitStatus)
+    }
+
     @Test("A key set that relationship counts need by index stays in memory; the other spills")
     func cardinalityKeepsKeysInMemory() throws {
         let folder = try Folder()

@@ -14,11 +14,13 @@ final class EntityAccumulator {
     private(set) var excluded = 0
     /// Per unique key rule: the keys seen so far.
     private var uniqueTables: [Int: UniqueKeys] = [:]
-    /// The bytes the unique key sets may hold; beyond it ``merge(_:)`` throws
-    /// ``KeySetsOverBudget`` (the engine then spills them to disk and reads again). nil: no limit.
+    /// The bytes the unique key sets may hold, with the provided key tables held beside them
+    /// (one `--memory-limit` for both); beyond it ``merge(_:)`` throws ``KeySetsOverBudget``
+    /// (the engine then spills them to disk and reads again). nil: no limit.
     var uniqueBudget: Int?
-    /// The bytes the provided key tables may hold, and the ones that may spill beyond it
-    /// (``SpilledKeySet``); nil: they stay in memory.
+    /// The bytes the provided key tables may hold, with the unique key sets beside them, and
+    /// the ones that may spill beyond it (``SpilledKeySet``); nil: they stay in memory. They
+    /// spill first: that costs no second read of this input.
     var providedBudget: (bytes: Int, spillable: Set<Int>)?
     /// The bytes the provided key tables held when they spilled.
     private(set) var providedSpilledBytes: Int?
@@ -104,12 +106,15 @@ final class EntityAccumulator {
         }
         if let limit = providedBudget, providedSpilledBytes == nil {
             let bytes = providedTables.reduce(0) { $0 + $1.memoryBytes }
-            if bytes > limit.bytes {
+            if bytes + uniqueBytes > limit.bytes {
                 for pk in limit.spillable.sorted() { try spillProvided(pk, bytes: bytes) }
                 providedSpilledBytes = bytes
             }
         }
     }
+
+    /// The bytes the unique key sets hold.
+    private var uniqueBytes: Int { uniqueTables.values.reduce(0) { $0 + $1.memoryBytes } }
 
     /// Moves a provided key table's keys to disk; its later keys go there too.
     private func spillProvided(_ pk: Int, bytes: Int) throws {
@@ -197,8 +202,10 @@ final class EntityAccumulator {
                 }
             }
             if let budget = uniqueBudget {
-                let bytes = uniqueTables.values.reduce(0) { $0 + $1.memoryBytes }
-                if bytes > budget { throw KeySetsOverBudget(bytes: bytes, sentToSink: sentToSink) }
+                let bytes = uniqueBytes
+                if bytes + providedTables.reduce(0, { $0 + $1.memoryBytes }) > budget {
+                    throw KeySetsOverBudget(bytes: bytes, sentToSink: sentToSink)
+                }
             }
             hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         }
