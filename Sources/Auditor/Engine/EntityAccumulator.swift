@@ -104,17 +104,23 @@ final class EntityAccumulator {
                 }
             }
         }
-        if let limit = providedBudget, providedSpilledBytes == nil {
-            let bytes = providedTables.reduce(0) { $0 + $1.memoryBytes }
-            if bytes + uniqueBytes > limit.bytes {
-                for pk in limit.spillable.sorted() { try spillProvided(pk, bytes: bytes) }
-                providedSpilledBytes = bytes
-            }
-        }
+        try spillProvidedIfOver()
+    }
+
+    /// Spills the spillable provided key tables when they and the unique key sets outgrow
+    /// ``providedBudget`` (once).
+    private func spillProvidedIfOver() throws {
+        guard let limit = providedBudget, providedSpilledBytes == nil else { return }
+        let bytes = providedBytes
+        guard bytes + uniqueBytes > limit.bytes else { return }
+        for pk in limit.spillable.sorted() { try spillProvided(pk, bytes: bytes) }
+        providedSpilledBytes = bytes
     }
 
     /// The bytes the unique key sets hold.
     private var uniqueBytes: Int { uniqueTables.values.reduce(0) { $0 + $1.memoryBytes } }
+    /// The bytes the provided key tables hold.
+    private var providedBytes: Int { providedTables.reduce(0) { $0 + $1.memoryBytes } }
 
     /// Moves a provided key table's keys to disk; its later keys go there too.
     private func spillProvided(_ pk: Int, bytes: Int) throws {
@@ -202,10 +208,9 @@ final class EntityAccumulator {
                 }
             }
             if let budget = uniqueBudget {
+                try spillProvidedIfOver()      // first: it needs no second read of this input
                 let bytes = uniqueBytes
-                if bytes + providedTables.reduce(0, { $0 + $1.memoryBytes }) > budget {
-                    throw KeySetsOverBudget(bytes: bytes, sentToSink: sentToSink)
-                }
+                if bytes + providedBytes > budget { throw KeySetsOverBudget(bytes: bytes, sentToSink: sentToSink) }
             }
             hits.sort { $0.row != $1.row ? $0.row < $1.row : $0.check < $1.check }
         }
