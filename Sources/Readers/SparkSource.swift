@@ -25,6 +25,9 @@ package enum SparkSource {
                 #endif
             })
         factory.schemes = ["sc"]
+        #if Spark
+        factory.readsKeyColumnsAlone = true
+        #endif
         return factory
     }()
 }

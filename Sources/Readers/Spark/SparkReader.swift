@@ -12,7 +12,8 @@ import SparkConnect
 /// - Order and locations: ``SparkReadPlan`` (by `locate:`, else by every column read).
 /// - Pushdown (``PushdownReader``): Spark counts every row, the passing ones and the counted
 ///   conditions in one aggregate query, and a second query sends only the rows that may fail,
-///   numbered as in the full order.
+///   numbered as in the full order. An entity whose keys others reference is first read with
+///   only its key columns (``readOnly(_:)``), then pushed down.
 /// - Memory: each query's rows are collected before the first chunk (the client is not a
 ///   cursor yet): a streaming read holds the whole table, a pushed-down one only the rows
 ///   that may fail.
@@ -33,6 +34,8 @@ package final class SparkReader: RecordReader {
     /// `passes` and the counted conditions of a pushed-down read; its counts once run.
     private var restriction: (passes: String, conditions: [String])?
     private var counts: [Int]?
+    /// The fields a read of the key columns keeps (``readOnly(_:)``); nil: every field.
+    private var narrowed: Set<String>?
 
     public var bytesRead: Int64 { bytes }
 
@@ -88,7 +91,10 @@ package final class SparkReader: RecordReader {
     /// Runs the read's queries (a pushed-down read counts first).
     private func start() throws(AuditError) {
         let stage = SparkErrors.Stage.read(what: plan.what)
-        let columns = plan.select.joined(separator: ", ")
+        let columns = plan.select.enumerated().map { i, column in
+            guard let narrowed, i >= plan.leading, i != plan.keyIndex, !narrowed.contains(plan.fields[i - plan.leading]) else { return column }
+            return "NULL"
+        }.joined(separator: ", ")
         guard let (passes, conditions) = restriction else {
             rows = try session.run("SELECT \(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
             return
@@ -159,6 +165,15 @@ extension SparkReader: PushdownReader {
     public func restrict(passing passes: String, counting conditions: [String]) throws {
         guard rows == nil else { return }
         restriction = (passes, conditions)
+    }
+
+    /// The same read in the same order, with NULL for every column but `fields` and the one
+    /// that locates rows: a pass that builds only the key sets others reference, before this
+    /// entity's rules are pushed down.
+    public func readOnly(_ fields: Set<String>) throws -> Bool {
+        guard rows == nil, restriction == nil else { return false }
+        narrowed = fields
+        return true
     }
 
     public func passingCounts() throws -> [Int] {
