@@ -176,7 +176,7 @@ struct SparkSourceTests {
         sources:
           t:
             path: "URL"
-            spark: { table: global_temp.auditor_edge }
+            spark: { table: global_temp.auditor_edge LOCATE}
         entities:
           Row:
             source: t
@@ -206,15 +206,37 @@ struct SparkSourceTests {
 
         """
 
-    @Test("edge values of typed and STRING columns: the same report streaming and pushed down, run in spark")
-    func edgeValues() async throws {
+    /// The edge views, made once for every argument of ``edgeValues(_:)``.
+    static let edgeViews = Task<Result<Void, SparkTestServer.Failure>, Never> {
+        do {
+            try await edgeView(try SparkConnectClient(try await SparkTestServer.get().url, timeout: .seconds(300)))
+            return .success(())
+        } catch {
+            return .failure(.init(description: "\(error)"))
+        }
+    }
+
+    /// The pushed-down read numbers its rows per range of the key its order starts with: the
+    /// first attribute, an INT with NULLs and repeats (no `locate:`; `unique` shares the
+    /// ranges); a STRING `locate:` key of faulty integers (NULLs, `'007'`, `'1e3'`; `unique` is
+    /// on another column); an INT `locate:` key of six values; a STRING first attribute (one range).
+    @Test("edge values of typed and STRING columns: the same report streaming and pushed down, run in spark",
+          arguments: ["id first", "locate: t_int", "locate: n_int", "name first"])
+    func edgeValues(_ order: String) async throws {
         let server = try await SparkTestServer.get()
-        try await Self.edgeView(try SparkConnectClient(server.url, timeout: .seconds(300)))
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-edge-\(getpid())")
+        try await Self.edgeViews.value.get()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-edge-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try Self.edgeRules.replacingOccurrences(of: "URL", with: server.url)
-            .write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        var rules = Self.edgeRules.replacingOccurrences(of: "URL", with: server.url)
+            .replacingOccurrences(of: " LOCATE", with: order.hasPrefix("locate") ? ", \(order) " : " ")
+        if order == "name first" {
+            let name = try #require(rules.range(of: "      name: .*\n", options: .regularExpression))
+            let line = String(rules[name])
+            rules.removeSubrange(name)
+            rules = rules.replacingOccurrences(of: "    attributes:\n", with: "    attributes:\n" + line)
+        }
+        try rules.write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
         for samples in ["100", "3"] {
             let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml", "--max-samples", samples], in: scratch.path)
             let input = try #require(AuditorBinary.input(pushed, source: "t"))

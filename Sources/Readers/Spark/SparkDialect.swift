@@ -44,9 +44,16 @@ final class SparkDialect: SQLDialect {
     let engine = "spark"
     /// Field → (quoted column, kind).
     let columns: [String: (column: String, kind: SparkColumnKind)]
+    /// The column whose ranges number a pushed-down read's rows (``SparkReadPlan/numberedColumn``):
+    /// a window over a key that includes it is partitioned by the range (`auditor_bucket`)
+    /// first, so that one exchange serves it and the numbering (``SparkReader``).
+    let bucketColumn: String?
+    /// Whether a window this dialect wrote is partitioned by something else than the range.
+    private(set) var windowsOutsideBuckets = false
 
-    init(columns: [String: (column: String, kind: SparkColumnKind)]) {
+    init(columns: [String: (column: String, kind: SparkColumnKind)], bucketColumn: String? = nil) {
         self.columns = columns
+        self.bucketColumn = bucketColumn
     }
 
     func column(_ field: String) -> String? { columns[field]?.column }
@@ -170,6 +177,12 @@ final class SparkDialect: SQLDialect {
             }
         }
         guard !keys.isEmpty, !valid.isEmpty else { return nil }
+        // Equal keys are equal in the numbered column, so they never fall in different ranges.
+        if let bucketColumn, fields.contains(where: { columns[$0.name]?.column == bucketColumn }) {
+            keys.insert("auditor_bucket", at: 0)
+        } else {
+            windowsOutsideBuckets = true
+        }
         return "(sum(CASE WHEN \(valid.joined(separator: " AND ")) THEN 1 ELSE 0 END) OVER (PARTITION BY \(keys.joined(separator: ", "))) > 1)"
     }
 }

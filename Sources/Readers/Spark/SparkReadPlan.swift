@@ -28,6 +28,12 @@ struct SparkReadPlan {
     var locationStyle: LocationStyle = .ordinal
     /// The ORDER BY that numbers the rows.
     var order: String
+    /// The BIGINT that `order` starts with (the `locate:` key as a number, or a first column of
+    /// integers), NULLs first; nil when it starts with anything else. A pushed-down read numbers
+    /// its rows per range of it, in parallel (``SparkReader``); without it, in one partition.
+    var numbering: String?
+    /// The column `numbering` is computed from: a range never splits rows equal in it.
+    var numberedColumn: String?
     var available: [String]
     /// Field → (quoted column, kind), for the dialect.
     var mapping: [String: (column: String, kind: SparkColumnKind)]
@@ -118,10 +124,21 @@ struct SparkReadPlan {
             if kind(described[select[k]].type) == .text { ordered.insert("try_cast(\(columns[k]) AS BIGINT)", at: 0) }
         }
         let order = ordered.isEmpty ? "1" : ordered.map { "\($0) ASC NULLS FIRST" }.joined(separator: ", ")
+        // The first column of the order, when it is (or orders as) a BIGINT.
+        var numbering: String?
+        var numberedColumn: String?
+        if let first = keyIndex ?? (columns.isEmpty ? nil : 0) {
+            switch kind(described[select[first]].type) {
+            case .integer: numbering = columns[first]
+            case .text where keyIndex != nil: numbering = "try_cast(\(columns[first]) AS BIGINT)"
+            default: break
+            }
+            if numbering != nil { numberedColumn = columns[first] }
+        }
         return SparkReadPlan(relation: relation, what: what, fields: fields, select: columns.isEmpty ? ["NULL"] : columns,
                              kinds: (columns.isEmpty ? [SparkColumnKind.text] : select.map { kind(described[$0].type) }),
                              leading: columns.isEmpty ? 1 : leading, keyIndex: keyIndex, locationStyle: style, order: order,
-                             available: readable, mapping: mapping)
+                             numbering: numbering, numberedColumn: numberedColumn, available: readable, mapping: mapping)
     }
 }
 

@@ -10,10 +10,14 @@ import SparkConnect
 /// - Schema: the requested fields that are columns (exact name, else ignoring case).
 /// - Values: by the column's Spark type, as PostgreSQL's (``SparkColumnKind``); NULL → `.missing`.
 /// - Order and locations: ``SparkReadPlan`` (by `locate:`, else by every column read).
-/// - Pushdown (``PushdownReader``): Spark counts every row, the passing ones and the counted
-///   conditions in one aggregate query, and a second query sends only the rows that may fail,
-///   numbered as in the full order. An entity whose keys others reference is first read with
-///   only its key columns (``readOnly(_:)``), then pushed down.
+/// - Pushdown (``PushdownReader``): one query evaluates `passes` on every row and sends only
+///   the rows that may fail, numbered as in the full order, with the counts of every row, the
+///   passing ones and the counted conditions. The numbering runs in parallel: per range of
+///   the key the order starts with (from `percentile_approx`, a first query), each range
+///   sends its size and tallies with its first row, and a row's ordinal is its number in its
+///   range plus the sizes of the ranges before it (``numbered(_:tallies:at:)``). An order that
+///   starts with no integer is one range. An entity whose keys others reference is first read
+///   with only its key columns (``readOnly(_:)``), then pushed down.
 /// - Memory: each query's rows are collected before the first chunk (the client is not a
 ///   cursor yet): a streaming read holds the whole table, a pushed-down one only the rows
 ///   that may fail.
@@ -88,7 +92,7 @@ package final class SparkReader: RecordReader {
         return builder.build()
     }
 
-    /// Runs the read's queries (a pushed-down read counts first).
+    /// Runs the read's queries.
     private func start() throws(AuditError) {
         let stage = SparkErrors.Stage.read(what: plan.what)
         let columns = plan.select.enumerated().map { i, column in
@@ -99,22 +103,78 @@ package final class SparkReader: RecordReader {
             rows = try session.run("SELECT \(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
             return
         }
-        let flagged = "(SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(plan.relation)) AS auditor_t"
+        // The ranges of the numbering key (about equal in rows, from a sample of its values),
+        // so that the ranges are numbered in parallel; without such a key, one range.
+        let ranged: String
+        if let numbering = plan.numbering {
+            let quantiles = (1 ..< Self.ranges).map { String(Double($0) / Double(Self.ranges)) }.joined(separator: ", ")
+            let bounds = try session.run("SELECT array_join(CAST(percentile_approx(\(numbering), array(\(quantiles)), 1000) "
+                                             + "AS ARRAY<STRING>), ',') FROM \(plan.relation)", stage: stage).rows
+            var cuts = [Int64]()
+            if case .string(let text)? = bounds.first?.first {
+                cuts = Array(Set(text.split(separator: ",").compactMap { Int64($0) }.filter { $0 != .min })).sorted()
+            }
+            let range = "CASE WHEN auditor_n IS NULL THEN 0 "
+                + cuts.enumerated().map { "WHEN auditor_n <= \($1)L THEN \($0 + 1) " }.joined() + "ELSE \(cuts.count + 1) END"
+            // Spread by range first when every window of `passes` is partitioned by it too: one
+            // exchange then serves them all.
+            let together = !(pushdownDialect?.windowsOutsideBuckets ?? false)
+            ranged = "(SELECT *, \(range) AS auditor_bucket FROM (SELECT *, \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_r"
+                + (together ? " DISTRIBUTE BY auditor_bucket" : "") + ") AS auditor_b"
+        } else {
+            ranged = "(SELECT *, 0 AS auditor_bucket FROM \(plan.relation)) AS auditor_b"
+        }
+        // One scan: each row's verdict, its number within its range and its range's size and
+        // tallies; out come the rows that may fail, and the first row of each range.
         let tallies = ["count(*)", "count_if(auditor_pass)"] + conditions.map { "count_if(auditor_pass AND coalesce(\($0), FALSE))" }
-        let result = try session.run("SELECT \(tallies.joined(separator: ", ")) FROM \(flagged)", stage: stage)
-        var got = [Int]()
-        for value in result.rows.first ?? [] {
-            guard case .int(let n) = value else { break }
-            got.append(Int(n))
+        let windowed = tallies.enumerated().map { "\($1) OVER (PARTITION BY auditor_bucket) AS auditor_c\($0)" }.joined(separator: ", ")
+        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \((0 ..< tallies.count).map { "auditor_c\($0)" }.joined(separator: ", ")), "
+            + "\(columns) FROM (SELECT *, row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
+            + "FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(ranged)) AS auditor_f) AS auditor_t "
+            + "WHERE NOT auditor_pass OR auditor_rn = 1"
+        let got = try session.run(sql, stage: stage).rows
+        (counts, rows) = try Self.numbered(got, tallies: tallies.count, at: displayPath)
+    }
+
+    /// How many ranges a pushed-down read numbers its rows in (fewer when the key has fewer values).
+    static let ranges = 64
+
+    /// The pushed-down counts, and the rows that may fail with their ordinal first, in order:
+    /// a row's ordinal is its number within its range plus the sizes of the ranges before it.
+    /// `rows`: range, number in it, verdict, the range's `tallies`, then the columns read.
+    static func numbered(_ rows: [[SparkValue]], tallies: Int, at displayPath: String) throws(AuditError) -> ([Int], [[SparkValue]]) {
+        var sizes = [Int64: Int64]()
+        var counts = [Int](repeating: 0, count: tallies)
+        if let short = rows.first(where: { $0.count <= 3 + tallies }) {
+            throw AuditError(.internal, "Spark answered the pushed-down read with the row \(short)", location: displayPath)
         }
-        guard got.count == tallies.count else {
-            throw AuditError(.internal, "Spark answered the pushed-down counts with \(result.rows.first?.description ?? "no row")",
-                             location: displayPath)
+        for row in rows where row[1] == .int(1) {
+            guard case .int(let range) = row[0], case .int(let size) = row[3] else { continue }
+            sizes[range] = size
+            for t in 0 ..< tallies {
+                if case .int(let n) = row[3 + t] { counts[t] += Int(n) }
+            }
         }
-        counts = got
-        rows = try session.run("SELECT auditor_ordinal, \(columns) FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass, "
-                                   + "row_number() OVER (ORDER BY \(plan.order)) AS auditor_ordinal FROM \(plan.relation)) AS auditor_t "
-                                   + "WHERE NOT auditor_pass ORDER BY auditor_ordinal", stage: stage).rows
+        var offsets = [Int64: Int64]()
+        var before: Int64 = 0
+        for range in sizes.keys.sorted() {
+            offsets[range] = before
+            before += sizes[range]!
+        }
+        var failing = [(ordinal: Int64, row: [SparkValue])]()
+        for row in rows where row[2] == .bool(false) {
+            guard case .int(let range) = row[0], case .int(let n) = row[1], let offset = offsets[range] else {
+                throw AuditError(.internal, "Spark answered the pushed-down read with a row outside its ranges: \(row.prefix(3))",
+                                 location: displayPath)
+            }
+            failing.append((offset + n, [.int(offset + n)] + row[(3 + tallies)...]))
+        }
+        // counts[0]: every row; counts[1]: the passing ones.
+        guard counts.count >= 2, counts[0] - counts[1] == failing.count else {
+            throw AuditError(.internal, "Spark sent \(failing.count) rows that may fail of the \(counts) it counted", location: displayPath)
+        }
+        failing.sort { $0.ordinal < $1.ordinal }
+        return (counts, failing.map(\.row))
     }
 
     /// One value as a cell of column `c` of the current record.
@@ -156,7 +216,7 @@ extension SparkReader: PushdownReader {
 
     public var dialect: any SQLDialect {
         if let pushdownDialect { return pushdownDialect }
-        let made = SparkDialect(columns: plan.mapping)
+        let made = SparkDialect(columns: plan.mapping, bucketColumn: plan.numberedColumn)
         pushdownDialect = made
         return made
     }
