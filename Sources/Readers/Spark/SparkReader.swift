@@ -32,6 +32,8 @@ package final class SparkReader: RecordReader {
     /// The rows of the read, and the next one to hand out; nil until the first chunk.
     private var rows: [[SparkValue]]?
     private var next = 0
+    /// A pushed-down read's rows that may fail (indexes into `rows`) in order, and their ordinals.
+    private var failing: (rows: [Int], ordinals: [Int64])?
     private var produced = 0
     private var bytes: Int64 = 0
     private var pushdownDialect: SparkDialect?
@@ -65,23 +67,22 @@ package final class SparkReader: RecordReader {
     /// - Complexity: O(values of the rows).
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if rows == nil { try start() }
-        guard let rows, next < rows.count else { return nil }
-        let pushed = restriction != nil
-        let offset = pushed ? 1 : 0            // a pushed-down read's first column is the ordinal
-        let end = min(rows.count, next + max(1, maxRecords))
+        guard let rows, next < (failing?.rows.count ?? rows.count) else { return nil }
+        // A pushed-down read's rows start with its range, number, verdict and tallies.
+        let offset = failing == nil ? 0 : Self.prefix
+        let end = min(failing?.rows.count ?? rows.count, next + max(1, maxRecords))
         var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: end - next)
-        if pushed { builder.unsafeChunk.ordinals = [] }
+        if failing != nil { builder.unsafeChunk.ordinals = [] }
         for r in next ..< end {
-            let row = rows[r]
-            let ordinal: Int64
-            if pushed, case .int(let n) = row[0] { ordinal = n } else { ordinal = Int64(produced + r - next + 1) }
+            let row = rows[failing?.rows[r] ?? r]
+            let ordinal = failing?.ordinals[r] ?? Int64(produced + r - next + 1)
             var location = ordinal
             if let k = plan.keyIndex {
                 if case .int(let key) = row[offset + k] { location = key }
                 if case .string(let text) = row[offset + k], let key = Int64(text) { location = key }
             }
             builder.beginRecord(location: location)
-            if pushed { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
+            if failing != nil { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
             for c in 0 ..< schema.fields.count {
                 Self.set(row[offset + plan.leading + c], kind: plan.kinds[plan.leading + c], column: c, in: &builder)
             }
@@ -128,32 +129,44 @@ package final class SparkReader: RecordReader {
         // tallies; out come the rows that may fail, and the first row of each range.
         let tallies = ["count(*)", "count_if(auditor_pass)"] + conditions.map { "count_if(auditor_pass AND coalesce(\($0), FALSE))" }
         let windowed = tallies.enumerated().map { "\($1) OVER (PARTITION BY auditor_bucket) AS auditor_c\($0)" }.joined(separator: ", ")
-        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \((0 ..< tallies.count).map { "auditor_c\($0)" }.joined(separator: ", ")), "
-            + "\(columns) FROM (SELECT *, row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
+        // The tallies as one text column, on the range's first row only: the rows that may
+        // fail carry one NULL for them.
+        let tally = "CASE WHEN auditor_rn = 1 THEN array_join(CAST(array(\((0 ..< tallies.count).map { "auditor_c\($0)" }.joined(separator: ", "))) "
+            + "AS ARRAY<STRING>), ',') END"
+        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \(tally), \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
             + "FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(ranged)) AS auditor_f) AS auditor_t "
             + "WHERE NOT auditor_pass OR auditor_rn = 1"
         let got = try session.run(sql, stage: stage).rows
-        (counts, rows) = try Self.numbered(got, tallies: tallies.count, at: displayPath)
+        let numbered = try Self.numbered(got, tallies: tallies.count, at: displayPath)
+        counts = numbered.counts
+        failing = (rows: numbered.rows, ordinals: numbered.ordinals)
+        rows = got
     }
 
     /// How many ranges a pushed-down read numbers its rows in (fewer when the key has fewer values).
     static let ranges = 64
+    /// The columns before the read's in a pushed-down row: range, number in it, verdict, tallies.
+    static let prefix = 4
 
-    /// The pushed-down counts, and the rows that may fail with their ordinal first, in order:
-    /// a row's ordinal is its number within its range plus the sizes of the ranges before it.
-    /// `rows`: range, number in it, verdict, the range's `tallies`, then the columns read.
-    static func numbered(_ rows: [[SparkValue]], tallies: Int, at displayPath: String) throws(AuditError) -> ([Int], [[SparkValue]]) {
+    /// The pushed-down counts, and the rows that may fail in order with their ordinals: a row's
+    /// ordinal is its number within its range plus the sizes of the ranges before it.
+    /// `rows`: range, number in it, verdict, the range's `tallies` on its first row (text,
+    /// comma-separated; the first is its size), then the columns read.
+    static func numbered(_ rows: [[SparkValue]], tallies: Int, at displayPath: String) throws(AuditError)
+        -> (counts: [Int], rows: [Int], ordinals: [Int64]) {
+        func fail(_ what: String) -> AuditError {
+            AuditError(.internal, "Spark answered the pushed-down read with \(what)", location: displayPath)
+        }
         var sizes = [Int64: Int64]()
         var counts = [Int](repeating: 0, count: tallies)
-        if let short = rows.first(where: { $0.count <= 3 + tallies }) {
-            throw AuditError(.internal, "Spark answered the pushed-down read with the row \(short)", location: displayPath)
-        }
-        for row in rows where row[1] == .int(1) {
-            guard case .int(let range) = row[0], case .int(let size) = row[3] else { continue }
-            sizes[range] = size
-            for t in 0 ..< tallies {
-                if case .int(let n) = row[3 + t] { counts[t] += Int(n) }
-            }
+        for row in rows {
+            guard row.count > prefix, case .int(let range) = row[0], case .int(let n) = row[1] else { throw fail("the row \(row.prefix(prefix))") }
+            guard n == 1 else { continue }
+            guard case .string(let text) = row[3] else { throw fail("no tallies for range \(range)") }
+            let values = text.split(separator: ",").compactMap { Int($0) }
+            guard values.count == tallies else { throw fail("the tallies \(text)") }
+            sizes[range] = Int64(values[0])
+            for t in 0 ..< tallies { counts[t] += values[t] }
         }
         var offsets = [Int64: Int64]()
         var before: Int64 = 0
@@ -161,20 +174,19 @@ package final class SparkReader: RecordReader {
             offsets[range] = before
             before += sizes[range]!
         }
-        var failing = [(ordinal: Int64, row: [SparkValue])]()
-        for row in rows where row[2] == .bool(false) {
+        var failing = [(ordinal: Int64, row: Int)]()
+        for (i, row) in rows.enumerated() where row[2] == .bool(false) {
             guard case .int(let range) = row[0], case .int(let n) = row[1], let offset = offsets[range] else {
-                throw AuditError(.internal, "Spark answered the pushed-down read with a row outside its ranges: \(row.prefix(3))",
-                                 location: displayPath)
+                throw fail("a row outside its ranges: \(row.prefix(prefix))")
             }
-            failing.append((offset + n, [.int(offset + n)] + row[(3 + tallies)...]))
+            failing.append((offset + n, i))
         }
         // counts[0]: every row; counts[1]: the passing ones.
         guard counts.count >= 2, counts[0] - counts[1] == failing.count else {
-            throw AuditError(.internal, "Spark sent \(failing.count) rows that may fail of the \(counts) it counted", location: displayPath)
+            throw fail("\(failing.count) rows that may fail of the \(counts) it counted")
         }
         failing.sort { $0.ordinal < $1.ordinal }
-        return (counts, failing.map(\.row))
+        return (counts, failing.map(\.row), failing.map(\.ordinal))
     }
 
     /// One value as a cell of column `c` of the current record.
@@ -237,7 +249,7 @@ extension SparkReader: PushdownReader {
     }
 
     public func passingCounts() throws -> [Int] {
-        guard let counts, let rows, next == rows.count else {
+        guard let counts, let failing, next == failing.rows.count else {
             throw AuditError(.internal, "the pushed-down read did not end", location: displayPath)
         }
         return counts
