@@ -133,7 +133,8 @@ package final class SparkReader: RecordReader {
         // fail carry one NULL for them.
         let tally = "CASE WHEN auditor_rn = 1 THEN array_join(CAST(array(\((0 ..< tallies.count).map { "auditor_c\($0)" }.joined(separator: ", "))) "
             + "AS ARRAY<STRING>), ',') END"
-        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \(tally), \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
+        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \(tally), \(columns) FROM (SELECT *, "
+            + "row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
             + "FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(ranged)) AS auditor_f) AS auditor_t "
             + "WHERE NOT auditor_pass OR auditor_rn = 1"
         let got = try session.run(sql, stage: stage).rows
