@@ -84,6 +84,16 @@ struct SparkDialectServerTests {
         #expect(SparkDialect.javaRegex("a.b") == nil)
     }
 
+    @Test("the pushed-down numbering's range of a key: 0 for NULL, else 1 + the cuts below it",
+          arguments: [[], [5], [-3, 0, 7, 100], (0 ..< 63).map { Int64($0) * 10 }, [Int64.min + 1, 0, Int64.max]] as [[Int64]])
+    func ranges(cuts: [Int64]) async throws {
+        let keys: [Int64] = [.min + 1, -4, -3, -2, 0, 1, 5, 6, 7, 99, 100, 101, 315, 320, 619, 620, 621, .max]
+        let got = try await evaluate({ _ in SparkReader.range(of: "try_cast(`x` AS BIGINT)", cuts: cuts) },
+                                     ["", "x"] + keys.map(String.init))
+        let want = [0, 0] + keys.map { key in 1 + cuts.filter { $0 < key }.count }
+        #expect(got == want.map { SparkValue.int(Int64($0)) })
+    }
+
     @Test("SQL that Spark rejects is an internal error (70) naming Spark's error class")
     func analysisErrorIsABug() async throws {
         let url = try await SparkTestServer.get().url
