@@ -9,15 +9,17 @@ import Foundation
 /// therefore the streaming engine's by construction; the engine only decides which records
 /// surely pass. Conditions are sound, not necessarily tight (see ``SQLDialect``).
 ///
-/// A rule the dialect cannot express exactly (a decimal bound, an arithmetic expression, a
-/// pattern feature the engine's regular expressions read otherwise) runs in the process, on
-/// the records the database sends: its part of `passes` is only what surely passes it (its
-/// attribute is absent, its `when:` is false), so every record where it may fail is sent
-/// (``inProcess``). Where nothing surely passes it (a required attribute, a rule without a
-/// `when:` the dialect can express), or a feature needs every record in the process (a Swift
-/// hook, cardinality, freshness, snapshots, keys other entities reference unless a pass that
-/// read only them came first, a key the dialect cannot compare), the entity is left to the
-/// streaming engine, with the reason.
+/// A bound between two integers (`min: 0.5`) or on a date-time is lowered soundly, not tightly:
+/// the values beyond the next integer or UTC day surely pass it, and the few between are sent.
+/// A rule the dialect cannot express at all (an arithmetic expression, a pattern feature the
+/// engine's regular expressions read otherwise) runs in the process, on the records the
+/// database sends: its part of `passes` is only what surely passes it (its attribute is
+/// absent, its `when:` is false), so every record where it may fail is sent (``inProcess``).
+/// Where nothing surely passes it (a required attribute, a rule without a `when:` the dialect
+/// can express), or a feature needs every record in the process (a Swift hook, cardinality,
+/// freshness, snapshots, keys other entities reference unless a pass that read only them came
+/// first, a key the dialect cannot compare), the entity is left to the streaming engine, with
+/// the reason.
 package struct PushdownLowering {
     /// True where a record surely passes every rule of the entity.
     package var passes: String
@@ -211,11 +213,22 @@ package struct PushdownLowering {
             }
             return ints.isEmpty ? "1 = 0" : "\(number) IN (\(ints.sorted().joined(separator: ", ")))"
         case (.lowerBound(let b, let inclusive), .integer), (.lowerBound(let b, let inclusive), .decimal):
-            guard let i = integer(b), let number = d.number(name, attribute.type) else { return nil }
-            return "\(number) \(inclusive ? ">=" : ">") \(i)"
+            guard let number = d.number(name, attribute.type) else { return nil }
+            if let i = integer(b) { return "\(number) \(inclusive ? ">=" : ">") \(i)" }
+            // A bound between two integers (`min: 0.5`): the values from the next integer up
+            // surely pass; the others are sent and checked in the process.
+            return integer(beside: b, above: true).map { "\(number) >= \($0)" }
         case (.upperBound(let b, let inclusive), .integer), (.upperBound(let b, let inclusive), .decimal):
-            guard let i = integer(b), let number = d.number(name, attribute.type) else { return nil }
-            return "\(number) \(inclusive ? "<=" : "<") \(i)"
+            guard let number = d.number(name, attribute.type) else { return nil }
+            if let i = integer(b) { return "\(number) \(inclusive ? "<=" : "<") \(i)" }
+            return integer(beside: b, above: false).map { "\(number) <= \($0)" }
+        case (.lowerBound(let b, _), .datetime):
+            // A date-time on a later UTC day than the bound's is surely after it.
+            guard let day = day(of: b), let date = d.dateText(name, .datetime) else { return nil }
+            return "\(date) > \(d.dateConstant(day))"
+        case (.upperBound(let b, _), .datetime):
+            guard let day = day(of: b), let date = d.dateText(name, .datetime) else { return nil }
+            return "\(date) < \(d.dateConstant(day))"
         case (.lowerBound(let b, let inclusive), .date):
             guard b.exact == nil, b.fast.rounded() == b.fast, abs(b.fast) < 4_000_000, let date = d.dateText(name, .date) else { return nil }
             return "\(date) \(inclusive ? ">=" : ">") \(d.dateConstant(Int(b.fast)))"
@@ -235,6 +248,29 @@ package struct PushdownLowering {
             guard case .number(let d) = exact, ExactDecimal.compare(d, ExactDecimal(i)) == 0 else { return nil }
         }
         return i
+    }
+
+    /// The nearest integer strictly above (or below) a bound that is not an integer, when every
+    /// engine compares it exactly (below 2^53 in magnitude).
+    private static func integer(beside bound: OrderedBound, above: Bool) -> Int64? {
+        guard bound.fast.isFinite, abs(bound.fast) < 9_007_199_254_740_990 else { return nil }
+        // The double rounds the exact bound, so step once more where it rounded across the integer.
+        var i = Int64(above ? bound.fast.rounded(.up) : bound.fast.rounded(.down))
+        func beyond(_ i: Int64) -> Bool {
+            guard let exact = bound.exact else { return above ? Double(i) > bound.fast : Double(i) < bound.fast }
+            guard case .number(let d) = exact else { return false }
+            return ExactDecimal.compare(ExactDecimal(i), d) == (above ? 1 : -1)
+        }
+        if !beyond(i) { i += above ? 1 : -1 }
+        return beyond(i) ? i : nil
+    }
+
+    /// The UTC day (days since 1970-01-01) of a date-time bound, within years 0001–9999.
+    private static func day(of bound: OrderedBound) -> Int? {
+        guard bound.fast.isFinite, bound.fast.rounded(.down) == bound.fast else { return nil }
+        let day = (bound.fast / 86_400).rounded(.down)
+        guard day >= -719_162, day <= 2_932_896 else { return nil }
+        return Int(day)
     }
 
     private static func integer(_ value: ExactDecimal) -> Int64? {
