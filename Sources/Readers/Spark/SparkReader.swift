@@ -157,6 +157,7 @@ package final class SparkReader: RecordReader {
         }
         return "CASE WHEN \(value) IS NULL THEN 0 ELSE \(search(1, cuts.count + 1)) END"
     }
+
     /// The columns before the read's in a pushed-down row: range, number in it, verdict, tallies.
     static let prefix = 4
 
