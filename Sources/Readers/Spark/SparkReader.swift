@@ -32,14 +32,14 @@ package final class SparkReader: RecordReader {
     /// The rows of the read, and the next one to hand out; nil until the first chunk.
     private var rows: [[SparkValue]]?
     private var next = 0
-    /// A pushed-down read's rows that may fail (indexes into `rows`) in order, and their ordinals.
-    private var failing: (rows: [Int], ordinals: [Int64])?
+    /// A pushed-down read's counts, and its rows that may fail (indexes into `rows`) in order
+    /// with their ordinals (``numbered(_:tallies:at:)``).
+    private var pushed: (counts: [Int], rows: [Int], ordinals: [Int64])?
     private var produced = 0
     private var bytes: Int64 = 0
     private var pushdownDialect: SparkDialect?
-    /// `passes` and the counted conditions of a pushed-down read; its counts once run.
+    /// `passes` and the counted conditions of a pushed-down read.
     private var restriction: (passes: String, conditions: [String])?
-    private var counts: [Int]?
     /// The fields a read of the key columns keeps (``readOnly(_:)``); nil: every field.
     private var narrowed: Set<String>?
 
@@ -67,22 +67,24 @@ package final class SparkReader: RecordReader {
     /// - Complexity: O(values of the rows).
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if rows == nil { try start() }
-        guard let rows, next < (failing?.rows.count ?? rows.count) else { return nil }
+        guard let rows else { return nil }
+        let count = pushed?.rows.count ?? rows.count
+        guard next < count else { return nil }
         // A pushed-down read's rows start with its range, number, verdict and tallies.
-        let offset = failing == nil ? 0 : Self.prefix
-        let end = min(failing?.rows.count ?? rows.count, next + max(1, maxRecords))
+        let offset = pushed == nil ? 0 : Self.prefix
+        let end = min(count, next + max(1, maxRecords))
         var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: end - next)
-        if failing != nil { builder.unsafeChunk.ordinals = [] }
+        if pushed != nil { builder.unsafeChunk.ordinals = [] }
         for r in next ..< end {
-            let row = rows[failing?.rows[r] ?? r]
-            let ordinal = failing?.ordinals[r] ?? Int64(produced + r - next + 1)
+            let row = rows[pushed?.rows[r] ?? r]
+            let ordinal = pushed?.ordinals[r] ?? Int64(produced + r - next + 1)
             var location = ordinal
             if let k = plan.keyIndex {
                 if case .int(let key) = row[offset + k] { location = key }
                 if case .string(let text) = row[offset + k], let key = Int64(text) { location = key }
             }
             builder.beginRecord(location: location)
-            if failing != nil { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
+            if pushed != nil { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
             for c in 0 ..< schema.fields.count {
                 Self.set(row[offset + plan.leading + c], kind: plan.kinds[plan.leading + c], column: c, in: &builder)
             }
@@ -137,9 +139,7 @@ package final class SparkReader: RecordReader {
             + "FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(ranged)) AS auditor_f) AS auditor_t "
             + "WHERE NOT auditor_pass OR auditor_rn = 1"
         let got = try session.run(sql, stage: stage).rows
-        let numbered = try Self.numbered(got, tallies: tallies.count, at: displayPath)
-        counts = numbered.counts
-        failing = (rows: numbered.rows, ordinals: numbered.ordinals)
+        pushed = try Self.numbered(got, tallies: tallies.count, at: displayPath)
         rows = got
     }
 
@@ -262,10 +262,10 @@ extension SparkReader: PushdownReader {
     }
 
     public func passingCounts() throws -> [Int] {
-        guard let counts, let failing, next == failing.rows.count else {
+        guard let pushed, next == pushed.rows.count else {
             throw AuditError(.internal, "the pushed-down read did not end", location: displayPath)
         }
-        return counts
+        return pushed.counts
     }
 }
 #endif
