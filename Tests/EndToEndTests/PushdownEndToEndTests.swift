@@ -484,6 +484,37 @@ struct PostgresPushdownTests {
                 "\(references)")
     }
 
+    @Test("a pattern PostgreSQL cannot match, failed by more distinct values than a query takes: the entity streams, and says why")
+    func tooManyFailingValues() throws {
+        let server = try PostgresServer.shared.get()
+        let database = try server.makeDatabase("manyvalues", setup: """
+            CREATE TABLE m (id integer, code text);
+            INSERT INTO m SELECT i, CASE WHEN i % 3 = 0 THEN 'x' || i ELSE lpad(i::text, 7, '0') END FROM generate_series(1, 300010) AS i;
+            """)
+        let scratch = try Scratch("pg-many")
+        defer { scratch.remove() }
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              m: { path: "\(server.url(database: database))", postgres: { table: m } }
+            entities:
+              M:
+                source: m
+                key: [id]
+                idPrefix: m
+                attributes:
+                  id:   { type: integer, required: true }
+                  code: { type: string, required: true, pattern: '\\x30?[0-9]{7}' }
+            """)
+        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "3"], in: scratch.url)
+        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "m"))
+        #expect(input["ranIn"] == nil, "\(input)")
+        let refused = input["pushdownRefused"] as? String ?? ""
+        #expect(refused.contains("more than 100000 distinct values") && refused.contains("'code'"), "\(input)")
+        let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "m.code.pattern" }
+        #expect(rule?["violations"] as? Int == 100_003, "\(rule ?? [:])")
+    }
+
     @Test("edge values of typed and text columns: same report, run in postgresql")
     func edgeValues() throws {
         let server = try PostgresServer.shared.get()
@@ -501,17 +532,27 @@ struct PostgresPushdownTests {
             let violations = rules.reduce(0) { $0 + ($1["violations"] as? Int ?? 0) }
             #expect(violations > 3000, "the table is full of faults")
         }
-        // `\d` is outside the subset whose meaning is the same in both engines: that rule
-        // runs in the process on the rows where `code` is present, the others in PostgreSQL.
-        let pattern = #"pattern: "[A-Z]{2,3}|À[A-Z]+""#
-        try #require(Self.rules.contains(pattern))
-        try scratch.write("rules.yml", Self.rules.replacingOccurrences(of: pattern, with: #"pattern: '[A-Z]{2,3}\d?|À[A-Z]+'"#)
-            .replacingOccurrences(of: "URL", with: server.url(database: database)))
-        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "20"], in: scratch.url)
-        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "t"))
-        #expect(input["ranIn"] as? String == "postgresql", "\(input)")
-        let inProcess = (report["rules"] as? [[String: Any]] ?? []).filter { $0["pushdownRefused"] != nil }
-        #expect(inProcess.map { $0["id"] as? String } == ["row.code.pattern"], "\(inProcess)")
-        #expect((inProcess.first?["violations"] as? Int ?? 0) > 0, "\(inProcess)")
+        // Patterns outside the subset: `\d` and `\w` written out as the bracket classes they mean;
+        // `\x31` and `\x20` not at all, so their columns are read alone first and matched in the
+        // process, and PostgreSQL is told which values fail; on the optional `code` and on the
+        // required `name` alike.
+        let code = #"pattern: "[A-Z]{2,3}|À[A-Z]+""#, name = #"pattern: "[A-Za-zÀ-ÿ' ]+""#
+        try #require(Self.rules.contains(code) && Self.rules.contains(name))
+        for (codePattern, namePattern) in [(#"[A-Z]{2,3}\d?|À[A-Z]+"#, #"[\w ]+"#), (#"[A-Z]{2,3}\x31?|À[A-Z]+"#, #"[\w\x20]+"#)] {
+            try scratch.write("rules.yml", Self.rules.replacingOccurrences(of: code, with: "pattern: '\(codePattern)'")
+                .replacingOccurrences(of: name, with: "pattern: '\(namePattern)'")
+                .replacingOccurrences(of: "URL", with: server.url(database: database)))
+            for samples in ["20", "2"] {
+                let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", samples], in: scratch.url)
+                let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "t"))
+                #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+                let rules = report["rules"] as? [[String: Any]] ?? []
+                #expect(rules.allSatisfy { $0["pushdownRefused"] == nil }, "\(rules.filter { $0["pushdownRefused"] != nil })")
+                for id in ["row.code.pattern", "row.name.pattern"] {
+                    let rule = rules.first { $0["id"] as? String == id }
+                    #expect((rule?["violations"] as? Int ?? 0) > 100, "\(namePattern) \(id): \(rule ?? [:])")
+                }
+            }
+        }
     }
 }

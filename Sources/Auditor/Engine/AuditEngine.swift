@@ -236,6 +236,8 @@ public struct AuditEngine: Sendable {
         var reader: (any PushdownReader)?
         /// Why pushdown was asked for and not done.
         var refused: String?
+        /// The records of the read that found the failing values of patterns the engine cannot match.
+        var settledRecords: Int?
     }
 
     /// Lowers the entity's rules to the reader's SQL engine, counts the records that surely
@@ -258,13 +260,26 @@ public struct AuditEngine: Sendable {
             result.refused = "it is compared with a previous snapshot"
             return result
         }
+        var why: String?
         do {
-            let lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect)
+            // Patterns the engine cannot match: found failing in a read of their columns alone,
+            // once the rest of the entity is known to lower.
+            let gaps = PushdownLowering.unmatchedPatterns(bound, dialect: target.dialect)
+            var settled = [Int: Set<[UInt8]>]()
+            if !gaps.isEmpty {
+                _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] })
+                switch try failingValues(plan, ei, gaps) {
+                case .success(let read): (settled, result.settledRecords) = read
+                case .failure(let unsettled): why = unsettled.reason
+                }
+            }
+            var lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: settled)
+            if let why { lowering.inProcess = lowering.inProcess.map { ($0.slot, "\($0.reason) (\(why))") } }
             try target.restrict(passing: lowering.passes, counting: lowering.counted)
             result.lowering = lowering
             result.reader = target
         } catch let refusal as PushdownLowering.Refusal {
-            result.refused = refusal.reason
+            result.refused = refusal.reason + (why.map { " (\($0))" } ?? "")
         }
         return result
     }
@@ -589,9 +604,15 @@ public struct AuditEngine: Sendable {
             var counts = [Int]()
             do { counts = try target.passingCounts() } catch { counts = [] }
             if counts.count == lowering.counted.count + 2 { acc.absorbPassing(lowering, counts: counts) }
+            var changed: String?
             if counts.first != acc.recordsRead {
-                let e = AuditError(.transient, "the table changed during the audit: \(pushdown.engine) counted \(counts.first.map(String.init) ?? "no") records, "
-                                       + "but \(acc.recordsRead) were counted and read; run again", location: display)
+                changed = "\(pushdown.engine) counted \(counts.first.map(String.init) ?? "no") records, but \(acc.recordsRead) were counted and read"
+            } else if let first = pushdown.settledRecords, first != acc.recordsRead {
+                // The failing values of patterns came from a read of their own.
+                changed = "the read that matched patterns first had \(first) records, the audit \(acc.recordsRead)"
+            }
+            if let changed {
+                let e = AuditError(.transient, "the table changed during the audit: \(changed); run again", location: display)
                 error = e
                 summary.complete = false
                 summary.error = e.description

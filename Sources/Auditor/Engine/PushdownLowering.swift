@@ -46,9 +46,12 @@ package struct PushdownLowering {
         }
     }
 
+    /// - Parameter settled: Per attribute of ``unmatchedPatterns(_:dialect:)``, the distinct
+    ///   valid values that fail one of those patterns (read first, matched in the process): a
+    ///   value not among them surely passes them.
     /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.
-    static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect) throws(Refusal)
-        -> PushdownLowering {
+    static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect,
+                      settled: [Int: Set<[UInt8]>] = [:]) throws(Refusal) -> PushdownLowering {
         let plan = entity.plan
         if !plan.providedKeys.isEmpty, context.buildProvidedKeys {
             throw Refusal(reason: "other entities reference its keys, which are built from every record")
@@ -78,6 +81,8 @@ package struct PushdownLowering {
                         unexpressed.append((check.slot, "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly"))
                     }
                 case .unique: break        // a key rule (below)
+                case .pattern(let p) where settled[a] != nil && dialect.matches(attribute.name, p) == nil:
+                    break                  // its failing values (below)
                 default:
                     if valid != nil, let c = lower(check.test, attribute, dialect) {
                         holds.append(c)
@@ -85,6 +90,11 @@ package struct PushdownLowering {
                         unexpressed.append((check.slot, "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly"))
                     }
                 }
+            }
+            if let failing = settled[a], valid != nil {
+                holds.append(failing.isEmpty ? "1 = 1" : "\(dialect.bytes(attribute.name)) NOT IN ("
+                             + failing.sorted { $0.lexicographicallyPrecedes($1) }
+                                 .map { dialect.literal(String(decoding: $0, as: UTF8.self)) }.joined(separator: ", ") + ")")
             }
             if let first = unexpressed.first {
                 // Only an absent value surely passes them; a required one may fail anywhere.
@@ -184,6 +194,32 @@ package struct PushdownLowering {
         return PushdownLowering(passes: passes, counted: counted, presentAttributes: present,
                                 whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess)
     }
+
+    /// The string attributes with patterns the dialect cannot match, and those patterns, where
+    /// nothing else keeps the attribute's rules out of the engine: their failing values can be
+    /// found by a read of those columns alone, matched in the process (``lower(_:context:dialect:settled:)``).
+    static func unmatchedPatterns(_ entity: BoundEntity, dialect: any SQLDialect) -> [Int: [Pattern]] {
+        var result = [Int: [Pattern]]()
+        for (a, attribute) in entity.plan.attributes.enumerated() where attribute.type == .string {
+            guard dialect.column(attribute.name) != nil, dialect.valid(attribute.name, as: .string) != nil else { continue }
+            var patterns = [Pattern]()
+            var otherwise = true
+            for ci in attribute.checks {
+                switch entity.plan.checks[ci].test {
+                case .required, .type, .keyed, .structural, .unique: break
+                case .pattern(let p) where dialect.matches(attribute.name, p) == nil: patterns.append(p)
+                case let test: if lower(test, attribute, dialect) == nil { otherwise = false }
+                }
+            }
+            if otherwise, !patterns.isEmpty { result[a] = patterns }
+        }
+        return result
+    }
+
+    /// The most distinct failing values of one attribute that ``lower(_:context:dialect:settled:)``
+    /// writes into the query, and the most bytes they may take together.
+    static let maxSettledValues = 100_000
+    static let maxSettledBytes = 8 << 20
 
     /// Writes `sql` to standard error when `AUDITOR_DEBUG_SQL` is set (readers call it with
     /// the SQL they send).

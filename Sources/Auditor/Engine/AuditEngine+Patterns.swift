@@ -1,0 +1,60 @@
+/// Patterns a pushed-down entity's SQL engine cannot match exactly (`\d`, `\w`, a feature
+/// whose meaning differs there): their column is read alone, their values are matched in the
+/// process, and the engine is then told which values fail (``PushdownLowering/unmatchedPatterns(_:dialect:)``).
+extension AuditEngine {
+    /// Reads only the attributes of `gaps` from the entity's table (a second reader of the same
+    /// rows) and matches their valid values against those patterns: per attribute, its distinct
+    /// values that fail one of them, and the records read. Else why not: the reader cannot read the columns alone, or
+    /// the failing values are too many (or not text every engine writes as a literal) to send
+    /// back in a query; the rules then run in the process as before.
+    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Pattern]]) throws
+        -> Result<(values: [Int: Set<[UInt8]>], records: Int), Unsettled> {
+        let entity = plan.entities[ei]
+        let names = gaps.keys.sorted().map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
+        let opened = try open(plan, ei)
+        guard let reader = opened.reader as? any PushdownReader, reader.pushdownUnavailable == nil,
+              try reader.readOnly(Set(gaps.keys.map { entity.attributes[$0].name })) else {
+            return .failure(Unsettled(reason: "the reader cannot read \(names) alone to match its values first"))
+        }
+        let bound = try keysBinding(plan, ei, opened)
+        var failing = [Int: Set<[UInt8]>]()
+        var bytes = 0
+        var records = 0
+        while let chunk = try reader.nextChunk(maxRecords: options.chunkSize) {
+            records += chunk.count
+            var excluded = [Bool](repeating: false, count: chunk.count)
+            for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
+            let columns = ChunkColumns(bound, chunk, excluded: excluded, wide: [])
+            for (a, patterns) in gaps {
+                let cells = columns.column(a).cells
+                let state = columns.state(a, masking: excluded)
+                var set = failing.removeValue(forKey: a) ?? []
+                chunk.bytes.withUnsafeBufferPointer { buffer in
+                    for r in 0 ..< chunk.count where state[r] == TypedParse.Classified.valid {
+                        TextAccess.withText(cells[r], chunk, buffer) { text in
+                            if patterns.contains(where: { !$0.matches(text) }), set.insert(Array(text)).inserted { bytes += text.count }
+                        }
+                    }
+                }
+                guard set.count <= PushdownLowering.maxSettledValues, bytes <= PushdownLowering.maxSettledBytes else {
+                    try? reader.finish()
+                    return .failure(Unsettled(reason: "more than \(PushdownLowering.maxSettledValues) distinct values "
+                                                  + "(or \(PushdownLowering.maxSettledBytes >> 20) MiB) of '\(entity.attributes[a].name)' fail it: "
+                                                  + "too many to send back in a query"))
+                }
+                failing[a] = set
+            }
+        }
+        try reader.finish()
+        for (a, set) in failing where set.contains(where: { $0.contains(0) || String(validating: $0, as: UTF8.self) == nil }) {
+            return .failure(Unsettled(reason: "a value of '\(entity.attributes[a].name)' that fails it holds a NUL byte or is not UTF-8"))
+        }
+        for a in gaps.keys where failing[a] == nil { failing[a] = [] }
+        return .success((failing, records))
+    }
+
+    /// Why the failing values of a pattern were not found first (``failingValues(_:_:_:)``).
+    struct Unsettled: Error {
+        var reason: String
+    }
+}
