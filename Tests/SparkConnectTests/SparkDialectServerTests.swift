@@ -73,15 +73,19 @@ struct SparkDialectServerTests {
         #expect(lengths == values.map { .int(Int64($0.unicodeScalars.count)) })
     }
 
-    @Test("patterns: the Java translation matches exactly, full match, no line-end leniency")
+    @Test("patterns: the Java translation matches exactly, full match, no line-end leniency; \\d, \\w, \\s and . written out")
     func patterns() async throws {
-        let pattern = try Pattern("[A-Za-zÀ-ÖØ-öø-ÿ ]+")
-        let values = ["José Müller", "Ann", "Ann\n", "O'Neil", "🦄", "", "Ñandú"]
-        let got = try await evaluate({ $0.matches("x", pattern) }, values)
-        #expect(got == values.map { value in .bool(pattern.matches(value)) })
+        let values = ["José Müller", "Ann", "Ann\n", "O'Neil", "🦄", "", "Ñandú", "90", "٣", "a\u{0B}a", "a\u{85}a", "a\u{2028}a",
+                      "a\na", "a\ta", "Z_9z", "ｗ", "555-1234", "a.b", "a\u{A0}a"]
+        for source in ["[A-Za-zÀ-ÖØ-öø-ÿ ]+", #"\d+"#, #"\d{3}-\d{4}"#, #"[\w ]+"#, #"\s*\S+\s*"#, #"a.a"#, #".*"#, #"[a\s]+"#,
+                       #"\D+"#, #"\W?\w+"#] {
+            let pattern = try Pattern(source)
+            let got = try await evaluate({ $0.matches("x", pattern) }, values)
+            #expect(got == values.map { value in .bool(pattern.matches(value)) }, "\(source)")
+        }
         #expect(SparkDialect.javaRegex("[a-z&&[^b]]") == nil)
-        #expect(SparkDialect.javaRegex("\\d+") == nil)
-        #expect(SparkDialect.javaRegex("a.b") == nil)
+        #expect(SparkDialect.javaRegex(#"\x41"#) == nil)
+        #expect(SparkDialect.javaRegex(#"[\d-z]"#) == nil)
     }
 
     @Test("the pushed-down numbering's range of a key: 0 for NULL, else 1 + the cuts below it",

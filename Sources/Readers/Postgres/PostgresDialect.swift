@@ -12,7 +12,8 @@ import Auditor
 ///   text is read out and checked in the process.
 /// - Patterns become `~ '^(?:…)$'` only when they use a subset of the syntax whose meaning
 ///   is the same in PostgreSQL's regular expressions (literals, bracket classes, groups,
-///   alternation, quantifiers); any other pattern leaves the entity to the streaming engine.
+///   alternation, quantifiers, our ASCII classes written out); for any other pattern the
+///   auditor finds the failing values first, in a read of that column alone.
 final class PostgresDialect: SQLDialect {
     let engine = "postgresql"
     /// Field → (quoted column, kind).
@@ -113,7 +114,9 @@ final class PostgresDialect: SQLDialect {
     /// The pattern as PostgreSQL's advanced regular expression, when it keeps to a subset
     /// whose meaning is the same in both (full match, no flags): literal characters,
     /// escaped punctuation, bracket classes of literals and ranges, `( )`, `|`, `* + ?`,
-    /// `{m}`, `{m,}`, `{m,n}`. Nil otherwise.
+    /// `{m}`, `{m,}`, `{m,n}`. Our ASCII classes `\d \w \s` (and `\D \W \S` outside a bracket
+    /// class) and `.` (any scalar but a line feed) are written out as the bracket classes they
+    /// mean, since the engines' own `\d`, `\w`, `.` read them otherwise. Nil otherwise.
     static func regex(_ source: String) -> String? {
         let scalars = Array(source.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -127,7 +130,13 @@ final class PostgresDialect: SQLDialect {
             i += 1
             switch s {
             case "\\":
-                // Only escaped ASCII punctuation: \d, \w, \b and the like differ between engines.
+                if i < scalars.count, let members = classMembers[scalars[i]] {
+                    out.append(contentsOf: "[\(members)]".unicodeScalars)
+                    i += 1
+                    quantified = false
+                    continue
+                }
+                // Else only escaped ASCII punctuation: \b, \p{…} and the like differ between engines.
                 guard i < scalars.count, scalars[i].value < 0x80, scalars[i].value >= 0x21, !isASCIIAlnum(scalars[i]) else { return nil }
                 out.append("\\")
                 out.append(scalars[i])
@@ -144,6 +153,13 @@ final class PostgresDialect: SQLDialect {
                     if t == "]" { closed = true; out.append("]"); break }
                     if t == "[" || t.value < 0x20 { return nil }          // [: :], [= =], controls
                     if t == "\\" {
+                        // `\d \w \s` join the class as their members, where no range touches them.
+                        if i < scalars.count, "dws".unicodeScalars.contains(scalars[i]), let members = classMembers[scalars[i]],
+                           scalars[i - 2] != "-", i + 1 >= scalars.count || scalars[i + 1] != "-" {
+                            out.append(contentsOf: members.unicodeScalars)
+                            i += 1
+                            continue
+                        }
                         guard i < scalars.count, scalars[i].value < 0x80, !isASCIIAlnum(scalars[i]) else { return nil }
                         out.append("\\")
                         out.append(scalars[i])
@@ -176,7 +192,10 @@ final class PostgresDialect: SQLDialect {
             case ")", "|":
                 out.append(s)
                 quantified = false
-            case ".", "^", "$", "}", "]":
+            case ".":
+                out.append(contentsOf: "[^\\n]".unicodeScalars)
+                quantified = false
+            case "^", "$", "}", "]":
                 return nil
             default:
                 guard s.value >= 0x20, s.value != 0x7F else { return nil }
@@ -186,6 +205,15 @@ final class PostgresDialect: SQLDialect {
         }
         return String(out)
     }
+
+    /// The members of our ASCII classes, as both engines read them in a bracket class (`\x0B`:
+    /// Java's `\v` is a class of its own); `\D \W \S` negated, for use outside a class only.
+    private static let classMembers: [Unicode.Scalar: String] = {
+        let members: [Unicode.Scalar: String] = ["d": "0-9", "w": "A-Za-z0-9_", "s": "\\t\\n\\x0B\\f\\r "]
+        var all = members
+        for (k, v) in members { all[Unicode.Scalar(k.value - 0x20)!] = "^" + v }
+        return all
+    }()
 
     func literal(_ text: String) -> String {
         if text.utf8.contains(0) { return "NULL" }      // no PostgreSQL text holds NUL
