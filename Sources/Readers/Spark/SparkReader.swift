@@ -42,6 +42,9 @@ package final class SparkReader: RecordReader {
     private var restriction: (passes: String, conditions: [String])?
     /// The fields a read of the key columns keeps (``readOnly(_:)``); nil: every field.
     private var narrowed: Set<String>?
+    /// With ``narrowed``: per column of the plan's `select`, its place in the rows read (nil:
+    /// not read, a missing value), so that the other columns take no memory.
+    private var places: [Int?]?
 
     public var bytesRead: Int64 { bytes }
 
@@ -77,16 +80,20 @@ package final class SparkReader: RecordReader {
         if pushed != nil { builder.unsafeChunk.ordinals = [] }
         for r in next ..< end {
             let row = rows[pushed?.rows[r] ?? r]
+            func value(_ i: Int) -> SparkValue {
+                guard let place = places.map({ $0[i] }) ?? i else { return .null }
+                return row[offset + place]
+            }
             let ordinal = pushed?.ordinals[r] ?? Int64(produced + r - next + 1)
             var location = ordinal
             if let k = plan.keyIndex {
-                if case .int(let key) = row[offset + k] { location = key }
-                if case .string(let text) = row[offset + k], let key = Int64(text) { location = key }
+                if case .int(let key) = value(k) { location = key }
+                if case .string(let text) = value(k), let key = Int64(text) { location = key }
             }
             builder.beginRecord(location: location)
             if pushed != nil { builder.unsafeChunk.ordinals?.append(Int(ordinal)) }
             for c in 0 ..< schema.fields.count {
-                Self.set(row[offset + plan.leading + c], kind: plan.kinds[plan.leading + c], column: c, in: &builder)
+                Self.set(value(plan.leading + c), kind: plan.kinds[plan.leading + c], column: c, in: &builder)
             }
         }
         bytes += Int64(builder.chunk.bytes.count)
@@ -98,10 +105,20 @@ package final class SparkReader: RecordReader {
     /// Runs the read's queries.
     private func start() throws(AuditError) {
         let stage = SparkErrors.Stage.read(what: plan.what)
-        let columns = plan.select.enumerated().map { i, column in
-            guard let narrowed, i >= plan.leading, i != plan.keyIndex, !narrowed.contains(plan.fields[i - plan.leading]) else { return column }
-            return "NULL"
-        }.joined(separator: ", ")
+        var selected = plan.select
+        if let narrowed {
+            // Only the locating column and `narrowed`'s: a column of NULLs would still take a value per row.
+            let kept = plan.select.indices.map { i in i < plan.leading || i == plan.keyIndex || narrowed.contains(plan.fields[i - plan.leading]) }
+            selected = zip(plan.select, kept).filter(\.1).map(\.0)
+            var place = [Int?](), read = 0
+            for keep in kept {
+                place.append(keep ? read : nil)
+                if keep { read += 1 }
+            }
+            places = place
+            if selected.isEmpty { selected = ["NULL"] }
+        }
+        let columns = selected.joined(separator: ", ")
         guard let (passes, conditions) = restriction else {
             rows = try session.run("SELECT \(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
             return
