@@ -7,10 +7,7 @@ import Testing
 enum CSVFixture {
     /// A fresh directory for one test's files.
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("auditor-csv-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchRoot.folder("csv")
     }
 
     /// Writes `bytes` to a new temporary file and returns its path.

@@ -5,12 +5,9 @@ import Testing
 
 /// Helpers shared by the XML reader tests: temporary documents, readers, config nodes.
 enum XMLTest {
-    /// A fresh temporary directory (removed by the OS; tests never share one).
+    /// A fresh temporary directory (tests never share one), removed when the tests end.
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("auditor-xml-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchRoot.folder("xml")
     }
 
     /// Writes bytes to a new file and returns its path.
