@@ -554,5 +554,9 @@ struct PostgresPushdownTests {
                 }
             }
         }
+        // The lowering tried before the read of `code` and `name` left no second join for `unique`.
+        let traced = try Auditor.run(["run", "rules.yml", "--pushdown", "--format", "json"], in: scratch.url,
+                                     environment: ["AUDITOR_DEBUG_SQL": "1"])
+        #expect(traced.stderrText.components(separatedBy: "HAVING count(*) > 1) AS auditor_d").count == 2, "\(traced.stderrText)")
     }
 }

@@ -1,12 +1,12 @@
-/// Patterns a pushed-down entity's SQL engine cannot match exactly (`\d`, `\w`, a feature
-/// whose meaning differs there): their column is read alone, their values are matched in the
-/// process, and the engine is then told which values fail (``PushdownLowering/unmatchedPatterns(_:dialect:)``).
+/// Patterns a pushed-down entity's SQL engine cannot match exactly (an escape such as `\x41`,
+/// a `(?:…)` group): their column is read alone, their values are matched in the process, and
+/// the engine is then told which values fail (``PushdownLowering/unmatchedPatterns(_:dialect:)``).
 extension AuditEngine {
     /// Reads only the attributes of `gaps` from the entity's table (a second reader of the same
     /// rows) and matches their valid values against those patterns: per attribute, its distinct
-    /// values that fail one of them, and the records read. Else why not: the reader cannot read the columns alone, or
-    /// the failing values are too many (or not text every engine writes as a literal) to send
-    /// back in a query; the rules then run in the process as before.
+    /// values that fail one of them, and the records read. Else why not: the reader cannot read
+    /// the columns alone, or the failing values are too many (or not text every engine writes
+    /// as a literal) to send back in a query; the rules then run in the process as before.
     func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Pattern]]) throws
         -> Result<(values: [Int: Set<[UInt8]>], records: Int), Unsettled> {
         let entity = plan.entities[ei]

@@ -7,6 +7,10 @@
 /// needed (a datetime with an offset, text with a NUL byte): such rows are read out and
 /// checked in the process, so the report stays exact. A piece the engine cannot express
 /// exactly returns nil, and the entity is then read in full.
+///
+/// A lowering may be tried before it is used (to learn whether a first read of some columns
+/// is worth it), so a piece that registers state for the query (a join, a key set) returns
+/// the same expression, and registers nothing more, when asked again with the same arguments.
 package protocol SQLDialect {
     /// The engine's name as reports show it ("sqlite", "postgresql").
     var engine: String { get }

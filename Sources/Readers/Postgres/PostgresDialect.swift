@@ -24,6 +24,9 @@ final class PostgresDialect: SQLDialect {
     /// made: a hash join, where `IN (SELECT … GROUP BY … HAVING …)` becomes a subplan run
     /// once per row whenever the planner expects the groups not to fit in `work_mem`.
     private(set) var joins: [String] = []
+    /// The condition each join was made for, by its keys and their conditions: asked again
+    /// (a lowering tried before it is used), the same join serves.
+    private var joined: [String: String] = [:]
     /// Typed values of text columns, computed once per row in the relation the queries read
     /// (``relation``): `CASE WHEN <valid form> THEN <cast> END AS auditor_v…`, NULL where the
     /// text is not surely valid. Conditions then test and compare these instead of parsing
@@ -265,6 +268,8 @@ final class PostgresDialect: SQLDialect {
             }
         }
         guard !keys.isEmpty else { return nil }
+        let signature = (keys + valid).joined(separator: "\u{0}")
+        if let condition = joined[signature] { return condition }
         let n = joins.count
         let names = keys.indices.map { "auditor_k\(n)_\($0)" }
         let select = zip(keys, names).map { "\($0) AS \($1)" }.joined(separator: ", ")
@@ -272,6 +277,7 @@ final class PostgresDialect: SQLDialect {
         let on = zip(keys, names).map { "auditor_d\(n).\($1) = \($0)" }.joined(separator: " AND ")
         joins.append("LEFT JOIN (SELECT \(select) FROM \(relation(numbered: false, only: Set(keys.filter { $0.hasPrefix("auditor_v") }))) WHERE \(valid.joined(separator: " AND ")) GROUP BY \(group) "
                      + "HAVING count(*) > 1) AS auditor_d\(n) ON \(on)")
-        return "(auditor_d\(n).\(names[0]) IS NOT NULL)"
+        joined[signature] = "(auditor_d\(n).\(names[0]) IS NOT NULL)"
+        return joined[signature]
     }
 }

@@ -88,8 +88,8 @@ final class SQLiteDialect: SQLDialect {
     var maxKeySet: Int { 100_000_000 }
 
     func isOneOf(_ number: String, _ keys: [Int64]) -> String {
-        keySets.append(keys)
-        return "auditor_key(\(keySets.count - 1), \(number)) = 1"
+        let k = keySets.firstIndex(of: keys) ?? { keySets.append(keys); return keySets.count - 1 }()
+        return "auditor_key(\(k), \(number)) = 1"
     }
 
     /// Registers on the connection `auditor_match(k, value)`: true (1) when the text value
