@@ -203,6 +203,8 @@ struct SparkSourceTests {
                 assert: yearsBetween(d, date(ts)) >= 18
               - id: row.dated
                 assert: yearsBetween(date(t_ts), t_date) < 5 or t_int in [7, -12]
+              - id: row.decimals
+                assert: n_num >= 1 or t_dec < 50
 
         """
 

@@ -236,7 +236,7 @@ public struct AuditEngine: Sendable {
         var reader: (any PushdownReader)?
         /// Why pushdown was asked for and not done.
         var refused: String?
-        /// The records of the read that found the failing values of patterns the engine cannot match.
+        /// The records of the read that found the failing values of checks the engine cannot express.
         var settledRecords: Int?
     }
 
@@ -262,9 +262,9 @@ public struct AuditEngine: Sendable {
         }
         var why: String?
         do {
-            // Patterns the engine cannot match: found failing in a read of their columns alone,
-            // once the rest of the entity is known to lower.
-            let gaps = PushdownLowering.unmatchedPatterns(bound, dialect: target.dialect)
+            // Checks of values the engine cannot express (patterns, compound constraints): found
+            // failing in a read of their columns alone, once the rest of the entity is known to lower.
+            let gaps = PushdownLowering.unsettled(bound, dialect: target.dialect)
             var settled = [Int: Set<[UInt8]>]()
             if !gaps.isEmpty {
                 _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] })
@@ -608,8 +608,8 @@ public struct AuditEngine: Sendable {
             if counts.first != acc.recordsRead {
                 changed = "\(pushdown.engine) counted \(counts.first.map(String.init) ?? "no") records, but \(acc.recordsRead) were counted and read"
             } else if let first = pushdown.settledRecords, first != acc.recordsRead {
-                // The failing values of patterns came from a read of their own.
-                changed = "the read that matched patterns first had \(first) records, the audit \(acc.recordsRead)"
+                // The failing values of checks came from a read of their own.
+                changed = "the read that checked values first had \(first) records, the audit \(acc.recordsRead)"
             }
             if let changed {
                 let e = AuditError(.transient, "the table changed during the audit: \(changed); run again", location: display)

@@ -46,9 +46,9 @@ package struct PushdownLowering {
         }
     }
 
-    /// - Parameter settled: Per attribute of ``unmatchedPatterns(_:dialect:)``, the distinct
-    ///   valid values that fail one of those patterns (read first, matched in the process): a
-    ///   value not among them surely passes them.
+    /// - Parameter settled: Per attribute of ``unsettled(_:dialect:)``, the distinct valid
+    ///   values that fail one of those checks (read first, checked in the process): a value not
+    ///   among them surely passes them.
     /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.
     static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect,
                       settled: [Int: Set<[UInt8]>] = [:]) throws(Refusal) -> PushdownLowering {
@@ -83,6 +83,8 @@ package struct PushdownLowering {
                 case .unique: break        // a key rule (below)
                 case .pattern(let p) where settled[a] != nil && dialect.matches(attribute.name, p) == nil:
                     break                  // its failing values (below)
+                case .validator where settled[a] != nil:
+                    break
                 default:
                     if valid != nil, let c = lower(check.test, attribute, dialect) {
                         holds.append(c)
@@ -125,7 +127,13 @@ package struct PushdownLowering {
                       let v = dialect.valid(name, as: plan.attributes[a].type), let column = dialect.column(name)
                 else { throw Refusal(reason: "an input of rule '\(id)' cannot be read in \(dialect.engine)") }
                 // An attribute with checks of its own is valid wherever it is present and they pass.
-                return present.contains(a) ? "\(column) IS NOT NULL" : v
+                let valid = present.contains(a) ? "\(column) IS NOT NULL" : v
+                // A number the expression engine does not hold exactly skips the rule there.
+                guard plan.attributes[a].type == .integer || plan.attributes[a].type == .decimal else { return valid }
+                guard let exact = dialect.exactNumber(name, plan.attributes[a].type) else {
+                    throw Refusal(reason: "an input of rule '\(id)' cannot be read in \(dialect.engine)")
+                }
+                return "\(valid) AND \(exact)"
             }
             let inputsValid = valid.isEmpty ? "1 = 1" : valid.joined(separator: " AND ")
             if let w, a == nil {
@@ -195,23 +203,26 @@ package struct PushdownLowering {
                                 whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess)
     }
 
-    /// The string attributes with patterns the dialect cannot match, and those patterns, where
+    /// The string attributes with checks the dialect cannot express but that depend on the
+    /// value alone (a pattern it cannot match, a compound constraint), and those checks, where
     /// nothing else keeps the attribute's rules out of the engine: their failing values can be
-    /// found by a read of those columns alone, matched in the process (``lower(_:context:dialect:settled:)``).
-    static func unmatchedPatterns(_ entity: BoundEntity, dialect: any SQLDialect) -> [Int: [Pattern]] {
-        var result = [Int: [Pattern]]()
+    /// found by a read of those columns alone, checked in the process (``lower(_:context:dialect:settled:)``).
+    static func unsettled(_ entity: BoundEntity, dialect: any SQLDialect) -> [Int: [Check.Test]] {
+        var result = [Int: [Check.Test]]()
         for (a, attribute) in entity.plan.attributes.enumerated() where attribute.type == .string {
             guard dialect.column(attribute.name) != nil, dialect.valid(attribute.name, as: .string) != nil else { continue }
-            var patterns = [Pattern]()
+            var tests = [Check.Test]()
             var otherwise = true
             for ci in attribute.checks {
-                switch entity.plan.checks[ci].test {
+                let test = entity.plan.checks[ci].test
+                switch test {
                 case .required, .type, .keyed, .structural, .unique: break
-                case .pattern(let p) where dialect.matches(attribute.name, p) == nil: patterns.append(p)
-                case let test: if lower(test, attribute, dialect) == nil { otherwise = false }
+                case .pattern(let p) where dialect.matches(attribute.name, p) == nil: tests.append(test)
+                case .validator: tests.append(test)
+                default: if lower(test, attribute, dialect) == nil { otherwise = false }
                 }
             }
-            if otherwise, !patterns.isEmpty { result[a] = patterns }
+            if otherwise, !tests.isEmpty { result[a] = tests }
         }
         return result
     }

@@ -23,6 +23,10 @@ package protocol SQLDialect {
     /// A valid integer or decimal field as an SQL number that compares exactly (the column,
     /// or its text cast once it is known to be valid).
     func number(_ field: String, _ type: ValueType) -> String?
+    /// True where a valid integer or decimal field is a number the expression engine holds
+    /// exactly (an integer of magnitude at most 2^53, a decimal of at most 15 significant
+    /// digits; the streaming engine skips a record rule on any other); may be narrower.
+    func exactNumber(_ field: String, _ type: ValueType) -> String?
     /// The Unicode scalar count of a valid string field.
     func characters(_ field: String) -> String
     /// True where a valid string field fully matches `pattern`; nil when the engine cannot

@@ -107,6 +107,16 @@ final class PostgresDialect: SQLDialect {
         }
     }
 
+    func exactNumber(_ field: String, _ type: ValueType) -> String? {
+        guard let (_, kind) = columns[field], let n = number(field, type) else { return nil }
+        if kind == .real { return "TRUE" }        // a double is its own exact value
+        let m = "(\(n))::numeric"
+        if type == .integer { return "(\(m) BETWEEN -9007199254740992 AND 9007199254740992)" }
+        // At most 15 significant digits (numeric text has no exponent), from 1e-6 to 1e15.
+        return "(\(m) = 0 OR (\(m) > -1e15 AND \(m) < 1e15 AND (\(m) >= 0.000001 OR \(m) <= -0.000001) "
+            + "AND length(trim(both '0' from replace(abs(\(m))::text, '.', ''))) <= 15))"
+    }
+
     func characters(_ field: String) -> String { "char_length(\(columns[field]?.column ?? "NULL"))" }
 
     func matches(_ field: String, _ pattern: Pattern) -> String? {

@@ -72,6 +72,11 @@ final class SQLiteDialect: SQLDialect {
 
     func number(_ field: String, _ type: ValueType) -> String? { columns[field] }
 
+    /// A REAL is its own exact value; an INTEGER beyond 2^53 is not.
+    func exactNumber(_ field: String, _ type: ValueType) -> String? {
+        columns[field].map { "(typeof(\($0)) <> 'integer' OR \($0) BETWEEN -9007199254740992 AND 9007199254740992)" }
+    }
+
     func duplicated(_ fields: [(name: String, type: ValueType)], valid: [String]) -> String? {
         let cs = fields.compactMap { columns[$0.name] }
         guard cs.count == fields.count, !cs.isEmpty else { return nil }

@@ -108,6 +108,15 @@ final class SparkDialect: SQLDialect {
         }
     }
 
+    func exactNumber(_ field: String, _ type: ValueType) -> String? {
+        guard let (_, kind) = columns[field], let n = number(field, type) else { return nil }
+        if kind == .real { return "TRUE" }        // a double is its own exact value
+        if type == .integer || kind == .integer { return "(\(n) BETWEEN -9007199254740992 AND 9007199254740992)" }
+        // At most 15 significant digits, from 1e-6 to 1e15 (where a DECIMAL's text has no exponent).
+        return "(\(n) = 0 OR (\(n) > -1e15 AND \(n) < 1e15 AND (\(n) >= 0.000001 OR \(n) <= -0.000001) "
+            + "AND length(trim(BOTH '0' FROM replace(CAST(abs(\(n)) AS STRING), '.', ''))) <= 15))"
+    }
+
     func characters(_ field: String) -> String { "char_length(\(columns[field]?.column ?? "NULL"))" }
 
     func matches(_ field: String, _ pattern: Pattern) -> String? {

@@ -1,20 +1,21 @@
-/// Patterns a pushed-down entity's SQL engine cannot match exactly (an escape such as `\x41`,
-/// a `(?:…)` group): their column is read alone, their values are matched in the process, and
-/// the engine is then told which values fail (``PushdownLowering/unmatchedPatterns(_:dialect:)``).
+/// Checks of a text value that a pushed-down entity's SQL engine cannot express exactly (a
+/// pattern with an escape such as `\x41` or a `(?:…)` group, a compound constraint such as
+/// `anyOf:`): their column is read alone, their values are checked in the process, and the
+/// engine is then told which values fail (``PushdownLowering/unsettled(_:dialect:)``).
 extension AuditEngine {
     /// Reads only the attributes of `gaps` from the entity's table (a second reader of the same
-    /// rows) and matches their valid values against those patterns: per attribute, its distinct
+    /// rows) and checks their valid values with those checks: per attribute, its distinct
     /// values that fail one of them, and the records read. Else why not: the reader cannot read
     /// the columns alone, or the failing values are too many (or not text every engine writes
     /// as a literal) to send back in a query; the rules then run in the process as before.
-    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Pattern]]) throws
+    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Check.Test]]) throws
         -> Result<(values: [Int: Set<[UInt8]>], records: Int), Unsettled> {
         let entity = plan.entities[ei]
         let names = gaps.keys.sorted().map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
         let opened = try open(plan, ei)
         guard let reader = opened.reader as? any PushdownReader, reader.pushdownUnavailable == nil,
               try reader.readOnly(Set(gaps.keys.map { entity.attributes[$0].name })) else {
-            return .failure(Unsettled(reason: "the reader cannot read \(names) alone to match its values first"))
+            return .failure(Unsettled(reason: "the reader cannot read \(names) alone to check its values first"))
         }
         let bound = try keysBinding(plan, ei, opened)
         var failing = [Int: Set<[UInt8]>]()
@@ -25,14 +26,24 @@ extension AuditEngine {
             var excluded = [Bool](repeating: false, count: chunk.count)
             for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
             let columns = ChunkColumns(bound, chunk, excluded: excluded, wide: [])
-            for (a, patterns) in gaps {
+            for (a, tests) in gaps {
+                let attribute = bound.plan.attributes[a]
                 let cells = columns.column(a).cells
                 let state = columns.state(a, masking: excluded)
                 var set = failing.removeValue(forKey: a) ?? []
                 chunk.bytes.withUnsafeBufferPointer { buffer in
                     for r in 0 ..< chunk.count where state[r] == TypedParse.Classified.valid {
                         TextAccess.withText(cells[r], chunk, buffer) { text in
-                            if patterns.contains(where: { !$0.matches(text) }), set.insert(Array(text)).inserted { bytes += text.count }
+                            let fails = tests.contains { test in
+                                switch test {
+                                case .pattern(let p): return !p.matches(text)
+                                case .validator(let v):
+                                    let value = ValueAccess.value(cells[r], chunk, split: attribute.split, keySeparator: attribute.keySeparator)
+                                    return !v.validate(value).isEmpty
+                                default: return true
+                                }
+                            }
+                            if fails, set.insert(Array(text)).inserted { bytes += text.count }
                         }
                     }
                 }
