@@ -63,6 +63,35 @@ struct PushdownEndToEndTests {
         try #require(process.terminationStatus == 0, sourceLocation: sourceLocation)
     }
 
+    /// Record rules `n.<attribute>` over number attributes of the table `n` (its `id` the key),
+    /// run streaming and pushed down: the same report, run in `engine`, and every rule both
+    /// evaluated and skipped records (its input holds numbers a double does not hold).
+    static func expectSameSkips(source: String, engine: String, rules: [(attribute: String, type: String, assert: String)],
+                                in scratch: Scratch, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              n: \(source)
+            entities:
+              N:
+                source: n
+                key: [id]
+                idPrefix: n
+                attributes:
+                  id: { type: integer, required: true }
+            \(rules.map { "      \($0.attribute): { type: \($0.type) }\n" }.joined())    rules:
+            \(rules.map { "      - id: n.\($0.attribute)\n        assert: \($0.assert)\n" }.joined())
+            """)
+        let report = try expectSameReport(["run", "rules.yml", "--max-samples", "5"], in: scratch.url, sourceLocation: sourceLocation)
+        let input = try #require(pushedInput(report, source: "n"), sourceLocation: sourceLocation)
+        #expect(input["ranIn"] as? String == engine, "\(input)", sourceLocation: sourceLocation)
+        for id in rules.map({ "n.\($0.attribute)" }) {
+            let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
+            #expect((rule?["skipped"] as? Int ?? 0) > 200 && (rule?["evaluated"] as? Int ?? 0) > 200, "\(id): \(rule ?? [:])",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
     static func pushedInput(_ report: [String: Any], source: String) -> [String: Any]? {
         (report["inputs"] as? [[String: Any]])?.first { $0["source"] as? String == source }
     }
@@ -252,31 +281,8 @@ struct PushdownEndToEndTests {
             db.executemany("INSERT INTO n VALUES (?, ?, ?)", [(i, bigs[i % 11], decs[i % 8]) for i in range(1, 2001)])
             db.commit()
             """, scratch.path("n.sqlite"))
-        try scratch.write("rules.yml", """
-            version: 1
-            sources:
-              n: { path: n.sqlite, sqlite: { table: n } }
-            entities:
-              N:
-                source: n
-                key: [id]
-                idPrefix: n
-                attributes:
-                  id:  { type: integer, required: true }
-                  big: { type: integer }
-                  dec: { type: decimal }
-                rules:
-                  - id: n.big
-                    assert: big > -5
-                  - id: n.dec
-                    assert: dec > 0
-            """)
-        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "5"], in: scratch.url)
-        #expect(PushdownEndToEndTests.pushedInput(report, source: "n")?["ranIn"] as? String == "sqlite")
-        for id in ["n.big", "n.dec"] {
-            let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
-            #expect((rule?["skipped"] as? Int ?? 0) > 200 && (rule?["evaluated"] as? Int ?? 0) > 200, "\(id): \(rule ?? [:])")
-        }
+        try PushdownEndToEndTests.expectSameSkips(source: "{ path: n.sqlite, sqlite: { table: n } }", engine: "sqlite",
+                                                  rules: [("big", "integer", "big > -5"), ("dec", "decimal", "dec > 0")], in: scratch)
     }
 
     @Test("more counted conditions than one flag column holds: same report")
@@ -543,38 +549,11 @@ struct PostgresPushdownTests {
             """)
         let scratch = try Scratch("pg-inexact")
         defer { scratch.remove() }
-        try scratch.write("rules.yml", """
-            version: 1
-            sources:
-              n: { path: "\(server.url(database: database))", postgres: { table: n } }
-            entities:
-              N:
-                source: n
-                key: [id]
-                idPrefix: n
-                attributes:
-                  id:   { type: integer, required: true }
-                  big:  { type: integer }
-                  dec:  { type: decimal }
-                  tint: { type: integer }
-                  tdec: { type: decimal }
-                rules:
-                  - id: n.big
-                    assert: big > -5
-                  - id: n.dec
-                    assert: dec > 0
-                  - id: n.tint
-                    assert: tint > 5
-                  - id: n.tdec
-                    assert: tdec < 1000
-            """)
-        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "5"], in: scratch.url)
-        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "n"))
-        #expect(input["ranIn"] as? String == "postgresql", "\(input)")
-        for id in ["n.big", "n.dec", "n.tint", "n.tdec"] {
-            let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
-            #expect((rule?["skipped"] as? Int ?? 0) > 200 && (rule?["evaluated"] as? Int ?? 0) > 200, "\(id): \(rule ?? [:])")
-        }
+        try PushdownEndToEndTests.expectSameSkips(
+            source: "{ path: \"\(server.url(database: database))\", postgres: { table: n } }", engine: "postgresql",
+            rules: [("big", "integer", "big > -5"), ("dec", "decimal", "dec > 0"), ("tint", "integer", "tint > 5"),
+                    ("tdec", "decimal", "tdec < 1000")],
+            in: scratch)
     }
 
     @Test("a pattern PostgreSQL cannot match, failed by more distinct values than a query takes: the entity streams, and says why")
