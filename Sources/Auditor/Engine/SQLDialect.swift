@@ -27,6 +27,13 @@ package protocol SQLDialect {
     /// exactly (an integer of magnitude at most 2^53, a decimal of at most 15 significant
     /// digits; the streaming engine skips a record rule on any other); may be narrower.
     func exactNumber(_ field: String, _ type: ValueType) -> String?
+    /// A valid integer or decimal field as an exact decimal (PostgreSQL's `numeric`): a type
+    /// whose `+`, `-`, `*`, unary `-` and comparisons are exact at any length; nil where the
+    /// engine has none (the default), or the field's value is not the number the expression
+    /// engine reads (a floating-point column).
+    func exactDecimal(_ field: String, _ type: ValueType) -> String?
+    /// A number literal as an exact decimal of ``exactDecimal(_:_:)``'s type, or nil.
+    func exactDecimal(_ literal: ExactDecimal) -> String?
     /// The Unicode scalar count of a valid string field.
     func characters(_ field: String) -> String
     /// True where a valid string field fully matches `pattern`; nil when the engine cannot
@@ -59,6 +66,9 @@ package protocol SQLDialect {
 }
 
 extension SQLDialect {
+    package func exactDecimal(_ field: String, _ type: ValueType) -> String? { nil }
+    package func exactDecimal(_ literal: ExactDecimal) -> String? { nil }
+
     /// An `IN` list written out: every engine parses it, but as one expression per key.
     package var maxKeySet: Int { 100_000 }
 

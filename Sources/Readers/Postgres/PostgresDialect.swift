@@ -117,6 +117,17 @@ final class PostgresDialect: SQLDialect {
             + "AND length(trim(both '0' from replace(abs(\(m))::text, '.', ''))) <= 15))"
     }
 
+    func exactDecimal(_ field: String, _ type: ValueType) -> String? {
+        guard let (_, kind) = columns[field], kind != .real, let n = number(field, type) else { return nil }
+        return "(\(n))::numeric"
+    }
+
+    func exactDecimal(_ literal: ExactDecimal) -> String? {
+        // A constant with an exponent is a numeric in PostgreSQL: `25e-1` is 2.5 exactly.
+        literal.digits.isEmpty ? "(0::numeric)"
+            : "(\(literal.negative ? "-" : "")\(String(decoding: literal.digits, as: UTF8.self))e\(literal.exponent - literal.digits.count))"
+    }
+
     func characters(_ field: String) -> String { "char_length(\(columns[field]?.column ?? "NULL"))" }
 
     func matches(_ field: String, _ pattern: Pattern) -> String? {
