@@ -1,14 +1,15 @@
 /// Checks of a text value that a pushed-down entity's SQL engine cannot express exactly (a
 /// pattern with an escape such as `\x41` or a `(?:…)` group, a compound constraint such as
-/// `anyOf:`): their column is read alone, their values are checked in the process, and the
-/// engine is then told which values fail (``PushdownLowering/unsettled(_:dialect:)``).
+/// `anyOf:`, a Swift attribute validator): their column is read alone, their values are
+/// checked in the process, and the engine is then told which values fail (``PushdownLowering/unsettled(_:dialect:)``).
 extension AuditEngine {
     /// Reads only the attributes of `gaps` from the entity's table (a second reader of the same
     /// rows) and checks their valid values with those checks: per attribute, its distinct
     /// values that fail one of them, and the records read. Else why not: the reader cannot read
     /// the columns alone, or the failing values are too many (or not text every engine writes
     /// as a literal) to send back in a query; the rules then run in the process as before.
-    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Check.Test]]) throws
+    /// - Parameter hooks: The entity's Swift validators (a gap's ``Check/Test/hook(_:)`` indexes them).
+    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Check.Test]], hooks: EntityHooks) throws
         -> Result<(values: [Int: Set<[UInt8]>], records: Int), Unsettled> {
         let entity = plan.entities[ei]
         let names = gaps.keys.sorted().map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
@@ -17,7 +18,15 @@ extension AuditEngine {
               try reader.readOnly(Set(gaps.keys.map { entity.attributes[$0].name })) else {
             return .failure(Unsettled(reason: "the reader cannot read \(names) alone to check its values first"))
         }
-        let bound = try keysBinding(plan, ei, opened)
+        var bound = try keysBinding(plan, ei, opened)
+        // The Swift attribute validators among the gaps, run as the engine runs them; per validator, its attribute.
+        var validated = [Int]()
+        for (a, tests) in gaps {
+            for case .hook(let i) in tests {
+                bound.hooks.attributeValidators.append(hooks.attributeValidators[i])
+                validated.append(a)
+            }
+        }
         var failing = [Int: Set<[UInt8]>]()
         var bytes = 0
         var records = 0
@@ -26,6 +35,10 @@ extension AuditEngine {
             var excluded = [Bool](repeating: false, count: chunk.count)
             for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
             let columns = ChunkColumns(bound, chunk, excluded: excluded, wide: [])
+            var hookFailures = [Int: Set<Int>]()       // attribute → rows
+            for v in bound.hooks.evaluate(chunk, layout: bound.layout, excluded: excluded, typed: columns.hookColumns()) {
+                hookFailures[validated[v.rule], default: []].insert(v.row)
+            }
             for (a, tests) in gaps {
                 let attribute = bound.plan.attributes[a]
                 let cells = columns.column(a).cells
@@ -40,6 +53,7 @@ extension AuditEngine {
                                 case .validator(let v):
                                     let value = ValueAccess.value(cells[r], chunk, split: attribute.split, keySeparator: attribute.keySeparator)
                                     return !v.validate(value).isEmpty
+                                case .hook: return hookFailures[a]?.contains(r) == true
                                 default: return true
                                 }
                             }

@@ -268,7 +268,7 @@ public struct AuditEngine: Sendable {
             var settled = [Int: Set<[UInt8]>]()
             if !gaps.isEmpty {
                 _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] })
-                switch try failingValues(plan, ei, gaps) {
+                switch try failingValues(plan, ei, gaps, hooks: bound.hooks) {
                 case .success(let read): (settled, result.settledRecords) = read
                 case .failure(let unsettled): why = unsettled.reason
                 }

@@ -11,15 +11,18 @@ import Foundation
 ///
 /// A bound between two integers (`min: 0.5`) or on a date-time is lowered soundly, not tightly:
 /// the values beyond the next integer or UTC day surely pass it, and the few between are sent.
-/// A rule the dialect cannot express at all (an arithmetic expression, a pattern feature the
-/// engine's regular expressions read otherwise) runs in the process, on the records the
-/// database sends: its part of `passes` is only what surely passes it (its attribute is
-/// absent, its `when:` is false), so every record where it may fail is sent (``inProcess``).
-/// Where nothing surely passes it (a required attribute, a rule without a `when:` the dialect
-/// can express), or a feature needs every record in the process (a Swift hook, cardinality,
-/// freshness, snapshots, keys other entities reference unless a pass that read only them came
-/// first, a key the dialect cannot compare), the entity is left to the streaming engine, with
-/// the reason.
+/// A rule the dialect cannot express at all (an arithmetic expression the dialect cannot compute
+/// exactly, a pattern feature the engine's regular expressions read otherwise, a Swift attribute
+/// validator) runs in the process, on the records the database sends: its part of `passes` is
+/// only what surely passes it (its attribute is absent, its `when:` is false), so every record
+/// where it may fail is sent (``inProcess``). A check of a text value alone (a pattern, a
+/// compound constraint, a Swift attribute validator) may instead be settled first: a read of
+/// its column alone finds the values that fail it (``unsettled(_:dialect:)``). Where nothing
+/// surely passes a rule (a required attribute, a rule without a `when:` the dialect can
+/// express), or a feature needs every record in the process (a Swift record validator,
+/// cardinality, freshness, snapshots, keys other entities reference unless a pass that read
+/// only them came first, a key the dialect cannot compare), the entity is left to the
+/// streaming engine, with the reason.
 package struct PushdownLowering {
     /// True where a record surely passes every rule of the entity.
     package var passes: String
@@ -59,11 +62,14 @@ package struct PushdownLowering {
         if !plan.cardinality.isEmpty { throw Refusal(reason: "its relationship counts need every record") }
         if !plan.tableRules.isEmpty { throw Refusal(reason: "its table rules (freshness, columns) need every record") }
         if plan.usesLifecycle || context.lifecycle != nil { throw Refusal(reason: "it is compared with a previous snapshot") }
-        if !entity.hooks.isEmpty { throw Refusal(reason: "Swift validators run in the process") }
+        if let hook = entity.hooks.recordValidators.first {
+            throw Refusal(reason: "Swift record validator '\(hook.id)' runs in the process on every record")
+        }
+        let checks = try Self.checks(entity)
         var conditions = [String]()
         var present = [Int]()
         var inProcess = [(slot: Int, reason: String)]()
-        for (a, attribute) in plan.attributes.enumerated() where !attribute.checks.isEmpty {
+        for (a, attribute) in plan.attributes.enumerated() where !checks[a].isEmpty {
             guard let column = dialect.column(attribute.name) else {
                 throw Refusal(reason: "'\(attribute.name)' is not a column of the table")
             }
@@ -71,11 +77,16 @@ package struct PushdownLowering {
             var holds = valid.map { [$0] } ?? []
             var required = false
             var unexpressed = [(slot: Int, reason: String)]()
-            for ci in attribute.checks {
+            for ci in checks[a] {
                 let check = plan.checks[ci]
                 if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
                 switch check.test {
                 case .required: required = true
+                case .hook where settled[a] != nil:
+                    break                  // its failing values (below)
+                case .hook:
+                    // A missing value passes it (``checks(_:)``), any other may fail.
+                    unexpressed.append((check.slot, "Swift validator '\(plan.rules[check.slot].id)' runs in the process"))
                 case .type, .keyed, .structural:
                     if valid == nil {
                         unexpressed.append((check.slot, "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly"))
@@ -203,22 +214,42 @@ package struct PushdownLowering {
                                 whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess)
     }
 
+    /// Per attribute, its checks: the rules file's, then its Swift attribute validators (their
+    /// ``Check/Test/hook(_:)`` checks), which pass a missing value.
+    /// - Throws: ``Refusal`` for a validator that also validates missing values.
+    private static func checks(_ entity: BoundEntity) throws(Refusal) -> [[Int]] {
+        var checks = entity.plan.attributes.map(\.checks)
+        for (ci, check) in entity.plan.checks.enumerated() {
+            guard case .hook(let i) = check.test, i < entity.hooks.attributeValidators.count else { continue }
+            let hook = entity.hooks.attributeValidators[i]
+            guard let a = check.attribute else {
+                throw Refusal(reason: "Swift validator '\(hook.id)' reads '\(hook.attribute)', which is not an attribute")
+            }
+            if hook.includesMissing {
+                throw Refusal(reason: "Swift validator '\(hook.id)' validates missing values too, so every record")
+            }
+            checks[a].append(ci)
+        }
+        return checks
+    }
+
     /// The string attributes with checks the dialect cannot express but that depend on the
     /// value alone (a pattern it cannot match, a compound constraint), and those checks, where
     /// nothing else keeps the attribute's rules out of the engine: their failing values can be
     /// found by a read of those columns alone, checked in the process (``lower(_:context:dialect:settled:)``).
     static func unsettled(_ entity: BoundEntity, dialect: any SQLDialect) -> [Int: [Check.Test]] {
         var result = [Int: [Check.Test]]()
+        guard let checks = try? Self.checks(entity) else { return [:] }
         for (a, attribute) in entity.plan.attributes.enumerated() where attribute.type == .string {
             guard dialect.column(attribute.name) != nil, dialect.valid(attribute.name, as: .string) != nil else { continue }
             var tests = [Check.Test]()
             var otherwise = true
-            for ci in attribute.checks {
+            for ci in checks[a] {
                 let test = entity.plan.checks[ci].test
                 switch test {
                 case .required, .type, .keyed, .structural, .unique: break
                 case .pattern(let p) where dialect.matches(attribute.name, p) == nil: tests.append(test)
-                case .validator: tests.append(test)
+                case .validator, .hook: tests.append(test)
                 default: if lower(test, attribute, dialect) == nil { otherwise = false }
                 }
             }
