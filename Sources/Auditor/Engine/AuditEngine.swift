@@ -264,16 +264,22 @@ public struct AuditEngine: Sendable {
         do {
             // Checks of values the engine cannot express (patterns, compound constraints): found
             // failing in a read of their columns alone, once the rest of the entity is known to lower.
+            // And Swift record validators, whose failing records are found by key in the same read.
             let gaps = PushdownLowering.unsettled(bound, dialect: target.dialect)
+            let key = PushdownLowering.recordKey(bound, dialect: target.dialect)
+                .flatMap { k in plan.entities[ei].attributes.firstIndex { $0.name == k } }
             var settled = [Int: Set<[UInt8]>]()
-            if !gaps.isEmpty {
-                _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] })
-                switch try failingValues(plan, ei, gaps, hooks: bound.hooks) {
-                case .success(let read): (settled, result.settledRecords) = read
+            var failingRecords: [Int64]?
+            if !gaps.isEmpty || key != nil {
+                _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] },
+                                               failingRecords: key.map { _ in [] })
+                switch try failingValues(plan, ei, gaps, hooks: bound.hooks, recordKey: key, maxKeys: target.dialect.maxKeySet) {
+                case .success(let read): (settled, failingRecords, result.settledRecords) = (read.values, read.keys, read.records)
                 case .failure(let unsettled): why = unsettled.reason
                 }
             }
-            var lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: settled)
+            var lowering = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: settled,
+                                                      failingRecords: failingRecords)
             if let why { lowering.inProcess = lowering.inProcess.map { ($0.slot, "\($0.reason) (\(why))") } }
             try target.restrict(passing: lowering.passes, counting: lowering.counted)
             result.lowering = lowering

@@ -17,9 +17,10 @@ import Foundation
 /// only what surely passes it (its attribute is absent, its `when:` is false), so every record
 /// where it may fail is sent (``inProcess``). A check of a text value alone (a pattern, a
 /// compound constraint, a Swift attribute validator) may instead be settled first: a read of
-/// its column alone finds the values that fail it (``unsettled(_:dialect:)``). Where nothing
+/// its column alone finds the values that fail it (``unsettled(_:dialect:)``); so may a Swift
+/// record validator, by the keys of the records it fails (``recordKey(_:dialect:)``). Where nothing
 /// surely passes a rule (a required attribute, a rule without a `when:` the dialect can
-/// express), or a feature needs every record in the process (a Swift record validator,
+/// express), or a feature needs every record in the process (a Swift record validator without such a key,
 /// cardinality, freshness, snapshots, keys other entities reference unless a pass that read
 /// only them came first, a key the dialect cannot compare), the entity is left to the
 /// streaming engine, with the reason.
@@ -53,8 +54,10 @@ package struct PushdownLowering {
     ///   values that fail one of those checks (read first, checked in the process): a value not
     ///   among them surely passes them.
     /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.
+    ///   `failingRecords`: The keys (``recordKey(_:dialect:)``) of the records that the Swift
+    ///   record validators fail (read first, checked in the process): a record with another key surely passes them.
     static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect,
-                      settled: [Int: Set<[UInt8]>] = [:]) throws(Refusal) -> PushdownLowering {
+                      settled: [Int: Set<[UInt8]>] = [:], failingRecords: [Int64]? = nil) throws(Refusal) -> PushdownLowering {
         let plan = entity.plan
         if !plan.providedKeys.isEmpty, context.buildProvidedKeys {
             throw Refusal(reason: "other entities reference its keys, which are built from every record")
@@ -62,11 +65,15 @@ package struct PushdownLowering {
         if !plan.cardinality.isEmpty { throw Refusal(reason: "its relationship counts need every record") }
         if !plan.tableRules.isEmpty { throw Refusal(reason: "its table rules (freshness, columns) need every record") }
         if plan.usesLifecycle || context.lifecycle != nil { throw Refusal(reason: "it is compared with a previous snapshot") }
-        if let hook = entity.hooks.recordValidators.first {
-            throw Refusal(reason: "Swift record validator '\(hook.id)' runs in the process on every record")
-        }
         let checks = try Self.checks(entity)
         var conditions = [String]()
+        if let hook = entity.hooks.recordValidators.first {
+            guard let failingRecords, let key = recordKey(entity, dialect: dialect),
+                  let number = dialect.number(key, .integer), let valid = dialect.valid(key, as: .integer) else {
+                throw Refusal(reason: "Swift record validator '\(hook.id)' runs in the process on every record")
+            }
+            conditions.append(failingRecords.isEmpty ? valid : "(\(valid) AND NOT (\(dialect.isOneOf(number, failingRecords))))")
+        }
         var present = [Int]()
         var inProcess = [(slot: Int, reason: String)]()
         for (a, attribute) in plan.attributes.enumerated() where !checks[a].isEmpty {
@@ -231,6 +238,17 @@ package struct PushdownLowering {
             checks[a].append(ci)
         }
         return checks
+    }
+
+    /// The entity's key when it identifies the records that Swift record validators fail, found
+    /// by running them first on a read of only the columns they need: one integer attribute
+    /// that the dialect reads exactly, and validators not scoped by `on:`. Nil otherwise.
+    static func recordKey(_ entity: BoundEntity, dialect: any SQLDialect) -> String? {
+        let plan = entity.plan
+        guard !entity.hooks.recordValidators.isEmpty, entity.hooks.recordValidators.allSatisfy({ $0.on == nil }),
+              plan.key.count == 1, let a = plan.attributes.first(where: { $0.name == plan.key[0] }), a.type == .integer,
+              dialect.number(a.name, .integer) != nil, dialect.valid(a.name, as: .integer) != nil else { return nil }
+        return a.name
     }
 
     /// The string attributes with checks the dialect cannot express but that depend on the

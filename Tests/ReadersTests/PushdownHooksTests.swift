@@ -3,11 +3,13 @@ import AuditorReaders
 import Foundation
 import Testing
 
-/// Swift attribute validators in a pushed-down PostgreSQL audit (issue 16): the entity still
-/// runs in PostgreSQL, the validators in the process on the records that may fail them, and
-/// the report is the streaming engine's.
-@Suite("Swift validators with PostgreSQL pushdown (a throwaway server)", .enabled(if: PostgresServer.available, PostgresServer.skipReason))
-struct PostgresHooksPushdownTests {
+/// Swift validators in a pushed-down audit (issue 16), on a throwaway PostgreSQL server and on
+/// SQLite: the entity still runs in the database, the validators in the process, first on a
+/// read of the columns they need, and the report is the streaming engine's.
+@Suite("Swift validators with pushdown")
+struct PushdownHooksTests {
+    static let postgres = ConditionTrait.enabled(if: PostgresServer.available, PostgresServer.skipReason)
+
     static let setup = """
         CREATE TABLE h (id integer, code text, name text, score integer);
         INSERT INTO h SELECT g,
@@ -20,7 +22,7 @@ struct PostgresHooksPushdownTests {
     static let rules = """
         version: 1
         sources:
-          h: { path: "URL", postgres: { table: h } }
+          h: SOURCE
         entities:
           H:
             source: h
@@ -58,10 +60,13 @@ struct PostgresHooksPushdownTests {
         return hooks
     }
 
-    static func audit(_ url: String, hooks: ValidationHooks, pushdown: Bool) throws -> AuditReport {
+    static func audit(_ url: String, hooks: ValidationHooks, pushdown: Bool, key: String) throws -> AuditReport {
         let registry = StandardReaders.registry
         let plan = try RuleCompiler.compile(try RulesFileParser(formats: registry.formats)
-            .parse(rules.replacingOccurrences(of: "URL", with: url), path: "rules.yml"))
+            .parse(rules.replacingOccurrences(of: "SOURCE", with: url.hasPrefix("postgresql:") ? "{ path: \"\(url)\", postgres: { table: h } }"
+                                                                             : "{ path: \"\(url)\", sqlite: { table: h } }")
+                .replacingOccurrences(of: "key: [id]", with: "key: \(key)"),
+                   path: "rules.yml"))
         var options = AuditOptions(jobs: 2, chunkSize: 700, maxSamples: 7)
         options.hooks = hooks
         options.pushdown = pushdown
@@ -69,10 +74,10 @@ struct PostgresHooksPushdownTests {
     }
 
     /// Both reports, expected equal but for where the rules ran; returns the pushed-down one.
-    static func expectSame(_ url: String, hooks: ValidationHooks,
+    static func expectSame(_ url: String, hooks: ValidationHooks, key: String = "[id]",
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> AuditReport {
-        let streamed = try audit(url, hooks: hooks, pushdown: false)
-        let pushed = try audit(url, hooks: hooks, pushdown: true)
+        let streamed = try audit(url, hooks: hooks, pushdown: false, key: key)
+        let pushed = try audit(url, hooks: hooks, pushdown: true, key: key)
         func plain(_ rules: [RuleOutcome]) -> [RuleOutcome] {
             rules.map { var r = $0; r.ranIn = nil; r.pushdownRefused = nil; return r }
         }
@@ -87,7 +92,7 @@ struct PostgresHooksPushdownTests {
         return pushed
     }
 
-    @Test("attribute validators on text and number columns: same report, run in postgresql")
+    @Test("attribute validators on text and number columns: same report, run in postgresql", postgres)
     func attributeValidators() throws {
         let server = try PostgresServer.shared.get()
         let url = server.url(database: try server.makeDatabase("hooks", setup: Self.setup))
@@ -106,14 +111,46 @@ struct PostgresHooksPushdownTests {
                 "\(String(describing: rule("h.score.seven")))")
     }
 
-    @Test("a record validator, or one that validates missing values, needs every record: the entity streams, and says why")
-    func everyRecord() throws {
+    @Test("a record validator runs first on a read of the columns it needs, and its failing records are sent by key", postgres)
+    func recordValidator() throws {
         let server = try PostgresServer.shared.get()
         let url = server.url(database: try server.makeDatabase("hooks2", setup: Self.setup))
+        let report = try Self.expectSame(url, hooks: Self.hooks(record: true))
+        #expect(report.inputs.first?.ranIn == "postgresql", "\(String(describing: report.inputs.first?.pushdownRefused))")
+        let rule = try #require(report.rules.first { $0.id == "h.record" })
+        #expect(rule.violations == 333 && rule.evaluated == 5000 && rule.ranIn == "postgresql", "\(rule)")
+    }
+
+    @Test("attribute and record validators with SQLite pushdown: same report, run in sqlite")
+    func sqlite() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("h.sqlite")
+        try TestDatabase(path).exec("""
+            CREATE TABLE h (id INTEGER, code TEXT, name TEXT, score INTEGER);
+            WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < 5000)
+            INSERT INTO h SELECT x, CASE WHEN x % 5 = 0 THEN NULL ELSE 'C' || (x % 97) END,
+              CASE x % 7 WHEN 0 THEN 'Ann' WHEN 1 THEN 'bob' WHEN 2 THEN 'Cy' WHEN 3 THEN 'dee' WHEN 4 THEN 'Eve'
+                         WHEN 5 THEN 'Zoë' ELSE 'émile' END,
+              CASE WHEN x % 3 = 0 THEN NULL ELSE x % 50 END
+            FROM g;
+            """)
+        let report = try Self.expectSame(path, hooks: Self.hooks(record: true))
+        #expect(report.inputs.first?.ranIn == "sqlite", "\(String(describing: report.inputs.first?.pushdownRefused))")
+        let record = try #require(report.rules.first { $0.id == "h.record" })
+        #expect(record.violations == 333 && record.ranIn == "sqlite", "\(record)")
+        let name = try #require(report.rules.first { $0.id == "h.name.capital" })
+        #expect(name.violations > 300 && name.ranIn == "sqlite", "\(name)")
+    }
+
+    @Test("a validator of missing values, or a record validator without an integer key, needs every record: the entity streams, and says why",
+          postgres)
+    func everyRecord() throws {
+        let server = try PostgresServer.shared.get()
+        let url = server.url(database: try server.makeDatabase("hooks3", setup: Self.setup))
         let missing = AttributeValidator(id: "h.code.present", attribute: "code", includesMissing: true, RequiredValidator())
-        for (hooks, reason) in [(Self.hooks(record: true), "Swift record validator 'h.record'"),
-                                (Self.hooks([missing]), "Swift validator 'h.code.present' validates missing values")] {
-            let report = try Self.expectSame(url, hooks: hooks)
+        for (hooks, reason, keyed) in [(Self.hooks([missing]), "Swift validator 'h.code.present' validates missing values", true),
+                                       (Self.hooks(record: true), "Swift record validator 'h.record'", false)] {
+            let report = try Self.expectSame(url, hooks: hooks, key: keyed ? "[id]" : "[id, name]")
             #expect(report.inputs.first?.ranIn == nil)
             #expect(report.inputs.first?.pushdownRefused?.contains(reason) == true, "\(String(describing: report.inputs.first))")
         }
