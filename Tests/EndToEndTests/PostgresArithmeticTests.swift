@@ -99,7 +99,7 @@ struct PostgresArithmeticTests {
         }
     }
 
-    @Test("arithmetic PostgreSQL cannot compute as the engine does streams the entity, and says why")
+    @Test("arithmetic PostgreSQL cannot compute as the engine does runs first on its inputs, and the records it fails are sent by key")
     func inexactArithmetic() throws {
         let server = try PostgresServer.shared.get()
         let database = try server.makeDatabase("arithmetic2", setup: Self.setup)
@@ -110,11 +110,27 @@ struct PostgresArithmeticTests {
         // whose doubles could overflow: the engine computes them otherwise, or not exactly.
         for extra in [("float", "f * 3 > d"), ("division", "d / 3 < e"),
                       ("huge", "d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d > e")] {
-            try scratch.write("rules.yml", Self.rules(url: url, Self.arithmetic + [extra]))
+            // Alone (with contradicting rules, every record would be sent anyway).
+            try scratch.write("rules.yml", Self.rules(url: url, [extra]))
             let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "3"], in: scratch.url)
             let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "a"))
-            #expect(input["ranIn"] == nil, "\(input)")
-            #expect((input["pushdownRefused"] as? String)?.contains("rule 'r.\(extra.0)'") == true, "\(input)")
+            #expect(input["ranIn"] as? String == "postgresql", "\(input)")
+            let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "r.\(extra.0)" }
+            #expect(rule?["ranIn"] as? String == "postgresql" && (rule?["violations"] as? Int ?? 0) > 50, "\(rule ?? [:])")
         }
+        // A compound constraint on a required number: nothing but its verdict passes it, so it goes by key too.
+        try scratch.write("rules.yml", Self.rules(url: url, [("integers", "i + j <= 9007199254740992")])
+            .replacingOccurrences(of: "i:  { type: integer }", with: "i:  { type: integer, required: true, not: { enum: [7, 3] } }"))
+        let compound = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "3"], in: scratch.url)
+        #expect(PushdownEndToEndTests.pushedInput(compound, source: "a")?["ranIn"] as? String == "postgresql")
+        let not = (compound["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "a.i.not" }
+        #expect(not?["ranIn"] as? String == "postgresql" && (not?["violations"] as? Int ?? 0) > 500, "\(not ?? [:])")
+        // Without a key of one integer attribute, the records cannot be named: the entity streams.
+        try scratch.write("rules.yml", Self.rules(url: url, Self.arithmetic + [("division", "d / 3 < e")])
+            .replacingOccurrences(of: "key: [id]", with: "key: [id, ti]"))
+        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "3"], in: scratch.url)
+        let input = try #require(PushdownEndToEndTests.pushedInput(report, source: "a"))
+        #expect(input["ranIn"] == nil, "\(input)")
+        #expect((input["pushdownRefused"] as? String)?.contains("rule 'r.division'") == true, "\(input)")
     }
 }

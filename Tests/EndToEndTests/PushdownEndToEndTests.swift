@@ -207,7 +207,9 @@ struct PushdownEndToEndTests {
     /// A rule SQLite cannot express (arithmetic under a `when:` it can express) runs in the
     /// process, over the records SQLite sends: those where it may fail. The rest stays in
     /// SQLite, and the report is the streaming one. Where nothing surely passes such a rule (no
-    /// `when:`), the entity is streamed, and says why.
+    /// `when:`), it runs first on a read of its inputs and the key, and SQLite sends the records
+    /// it fails by key. Where SQLite cannot count the records its `when:` selects, the entity
+    /// is streamed, and says why.
     @Test("rules SQLite cannot express run in the process, the others in SQLite: same report", arguments: [1, 2])
     func partlyPushedDown(seed: Int) throws {
         let scratch = try Scratch("pushdown-partly")
@@ -223,9 +225,56 @@ struct PushdownEndToEndTests {
                 "\(text.stdoutText)")
 
         try scratch.write("rules.yml", rules.replacingOccurrences(of: "        when: flag\n        assert: qty + 1", with: "        assert: qty + 1"))
+        let keyed = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
+        #expect(Self.pushedInput(keyed, source: "t")?["ranIn"] as? String == "sqlite")
+        let byKey = keyed["rules"] as? [[String: Any]] ?? []
+        #expect(byKey.allSatisfy { $0["pushdownRefused"] == nil && $0["ranIn"] as? String == "sqlite" }, "\(byKey)")
+        let small = byKey.first { $0["id"] as? String == "row.small" }
+        #expect((small?["violations"] as? Int ?? 0) > 0 && (small?["skipped"] as? Int ?? 0) > 0, "\(small ?? [:])")
+
+        try scratch.write("rules.yml", rules.replacingOccurrences(of: "        when: flag\n        assert: qty + 1 <= 51",
+                                                                  with: "        when: qty + 1 > 40\n        assert: flag"))
         let streamed = try Self.expectSameReport(["run", "rules.yml", "--max-samples", "50"], in: scratch.url)
         let whole = try #require(Self.pushedInput(streamed, source: "t"))
         #expect(whole["ranIn"] == nil && (whole["pushdownRefused"] as? String)?.contains("row.small") == true, "\(whole)")
+    }
+
+    /// A record rule whose `when:` SQLite cannot evaluate (arithmetic), with an `assert:` it
+    /// can: the records that pass in SQLite cannot be counted as evaluated or not, so the
+    /// entity streams. (It was pushed down, and its rule said "evaluated 0" where streaming
+    /// said 600.)
+    @Test("a when: SQLite cannot count: the entity streams, with the streaming engine's evaluated count")
+    func uncountableWhen() throws {
+        let scratch = try Scratch("pushdown-when")
+        defer { scratch.remove() }
+        try Self.build("""
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("CREATE TABLE t (id INTEGER, qty INTEGER, flag INTEGER)")
+            c.executemany("INSERT INTO t VALUES (?, ?, 1)", [(i, i % 100) for i in range(1, 1001)])
+            c.commit()
+            """, scratch.path("t.sqlite"))
+        try scratch.write("rules.yml", """
+            version: 1
+            sources:
+              t: { path: t.sqlite, sqlite: { table: t } }
+            entities:
+              Row:
+                source: t
+                key: [id]
+                attributes:
+                  id:   { type: integer, required: true }
+                  qty:  { type: integer }
+                  flag: { type: boolean }
+                rules:
+                  - id: row.odd
+                    when: qty + 1 > 40
+                    assert: flag
+            """)
+        let report = try Self.expectSameReport(["run", "rules.yml"], in: scratch.url)
+        let rule = (report["rules"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "row.odd" }
+        #expect(rule?["evaluated"] as? Int == 600, "\(rule ?? [:])")
+        #expect((Self.pushedInput(report, source: "t")?["pushdownRefused"] as? String)?.contains("row.odd") == true)
     }
 
     /// Bounds that SQLite cannot compare exactly, on required and optional attributes: between

@@ -2,33 +2,37 @@
 /// of only the columns they need: checks of a text value (a pattern with an escape such as
 /// `\x41` or a `(?:…)` group, a compound constraint such as `anyOf:`, a Swift attribute
 /// validator), whose failing values the engine is then told (``PushdownLowering/unsettled(_:dialect:)``),
-/// and Swift record validators, whose failing records it is told by key (``PushdownLowering/recordKey(_:dialect:)``).
+/// and checks that only a record's verdict surely passes (a Swift record validator, an expression
+/// the engine cannot compute), whose failing records it is told by key (``PushdownLowering/byKey``).
 extension AuditEngine {
     /// What the read of the columns alone found: per attribute of the gaps, its distinct valid
-    /// values that fail one of its checks; the keys of the records a record validator fails
-    /// (distinct, ascending; nil when none was asked); and the records read.
+    /// values that fail one of its checks; the keys of the records that fail a check asked
+    /// by key (distinct, ascending; nil when none was asked); and the records read.
     struct Settled {
         var values: [Int: Set<[UInt8]>]
         var keys: [Int64]?
         var records: Int
     }
 
-    /// Reads only the attributes of `gaps` (and, with `recordKey`, the key and the attributes
-    /// the record validators read) from the entity's table (a second reader of the same rows)
-    /// and runs those checks. Else why not: the reader cannot read the columns alone, or the
-    /// failing values or keys are too many (or not text every engine writes as a literal) to
-    /// send back in a query; the rules then run in the process as before.
+    /// Reads only the attributes of `gaps` (and, with `byKey`, the key and the attributes its
+    /// checks read) from the entity's table (a second reader of the same rows) and runs those
+    /// checks. Else why not: the reader cannot read the columns alone, or the failing values or
+    /// keys are too many (or not text every engine writes as a literal) to send back in a
+    /// query; the rules then run in the process as before.
     /// - Parameters:
-    ///   - hooks: The entity's Swift validators (a gap's ``Check/Test/hook(_:)`` indexes them).
-    ///   - recordKey: The integer key attribute that identifies the records the record validators fail.
+    ///   - main: The entity as the audit binds it, with its Swift validators (a gap's
+    ///     ``Check/Test/hook(_:)`` indexes them).
+    ///   - byKey: The integer key attribute that identifies records, and the checks (indexes
+    ///     into `main`'s) whose failing records it lists.
     ///   - maxKeys: The most failing keys the dialect takes.
-    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Check.Test]], hooks: EntityHooks,
-                       recordKey: Int?, maxKeys: Int) throws -> Result<Settled, Unsettled> {
+    func failingValues(_ plan: AuditPlan, _ ei: Int, _ gaps: [Int: [Check.Test]], bound main: BoundEntity,
+                       byKey: (key: Int, checks: [Int])?, maxKeys: Int) throws -> Result<Settled, Unsettled> {
         let entity = plan.entities[ei]
+        let hooks = main.hooks
         var fields = Set(gaps.keys.map { entity.attributes[$0].name })
-        if let recordKey {
-            fields.insert(entity.attributes[recordKey].name)
-            for v in hooks.recordValidators { fields.formUnion(v.attributes) }
+        if let byKey {
+            fields.insert(entity.attributes[byKey.key].name)
+            fields.formUnion(PushdownLowering.fields(of: byKey.checks, main))
         }
         let names = fields.sorted().map { "'\($0)'" }.joined(separator: ", ")
         let opened = try open(plan, ei)
@@ -45,8 +49,10 @@ extension AuditEngine {
                 validated.append(a)
             }
         }
-        if recordKey != nil { bound.hooks.recordValidators = hooks.recordValidators }
-        var keys: Set<Int64>? = recordKey.map { _ in [] }
+        // The checks asked by key run as the audit runs them, on the entity with all its validators.
+        let evaluator = try byKey.map { _ in try keysBinding(plan, ei, opened, hooks: hooks) }
+        let asked = Set((byKey?.checks ?? []).map(Int32.init))
+        var keys: Set<Int64>? = byKey.map { _ in [] }
         var failing = [Int: Set<[UInt8]>]()
         var bytes = 0
         var records = 0
@@ -56,25 +62,29 @@ extension AuditEngine {
             for issue in chunk.issues where issue.excludesRecord { excluded[issue.row] = true }
             let columns = ChunkColumns(bound, chunk, excluded: excluded, wide: [])
             var hookFailures = [Int: Set<Int>]()       // attribute → rows
-            var failingRecords = Set<Int>()
             for v in bound.hooks.evaluate(chunk, layout: bound.layout, excluded: excluded, typed: columns.hookColumns()) {
-                if v.rule < validated.count { hookFailures[validated[v.rule], default: []].insert(v.row) } else { failingRecords.insert(v.row) }
+                hookFailures[validated[v.rule], default: []].insert(v.row)
             }
-            if let k = recordKey, !failingRecords.isEmpty {
+            var failingRecords = Set<Int>()
+            if let evaluator {
+                for hit in ChunkEvaluator.evaluate(evaluator, chunk, PassContext()).hits where asked.contains(hit.check) {
+                    failingRecords.insert(Int(hit.row))
+                }
+            }
+            if let k = byKey?.key, !failingRecords.isEmpty {
                 // A record with an invalid key is sent whatever its verdict (the condition requires a valid key).
                 let key = columns.column(k)
                 let state = columns.state(k, masking: excluded)
                 for r in failingRecords where state[r] == TypedParse.Classified.valid {
                     guard key.ints[r].magnitude < UInt64(Int64.max) else {
                         try? reader.finish()
-                        return .failure(Unsettled(reason: "the key of a record that a Swift record validator fails is not an integer SQL compares"))
+                        return .failure(Unsettled(reason: "the key of a record that fails it is not an integer SQL compares"))
                     }
                     keys?.insert(key.ints[r])
                 }
                 if (keys?.count ?? 0) > maxKeys {
                     try? reader.finish()
-                    return .failure(Unsettled(reason: "Swift record validators fail more than \(maxKeys) records: "
-                                                  + "too many keys to send back in a query"))
+                    return .failure(Unsettled(reason: "more than \(maxKeys) records fail it: too many keys to send back in a query"))
                 }
             }
             for (a, tests) in gaps {

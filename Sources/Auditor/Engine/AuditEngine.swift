@@ -264,16 +264,18 @@ public struct AuditEngine: Sendable {
         do {
             // Checks of values the engine cannot express (patterns, compound constraints): found
             // failing in a read of their columns alone, once the rest of the entity is known to lower.
-            // And Swift record validators, whose failing records are found by key in the same read.
+            // And checks that only their verdict passes (Swift record validators, expressions the
+            // engine cannot compute), whose failing records are found by key in the same read.
             let gaps = PushdownLowering.unsettled(bound, dialect: target.dialect)
             let key = PushdownLowering.recordKey(bound, dialect: target.dialect)
                 .flatMap { k in plan.entities[ei].attributes.firstIndex { $0.name == k } }
             var settled = [Int: Set<[UInt8]>]()
             var failingRecords: [Int64]?
-            if !gaps.isEmpty || key != nil {
-                _ = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] },
-                                               failingRecords: key.map { _ in [] })
-                switch try failingValues(plan, ei, gaps, hooks: bound.hooks, recordKey: key, maxKeys: target.dialect.maxKeySet) {
+            let tried = try PushdownLowering.lower(bound, context: context, dialect: target.dialect, settled: gaps.mapValues { _ in [] },
+                                                   failingRecords: key.map { _ in [] })
+            if !gaps.isEmpty || !tried.byKey.isEmpty {
+                let byKey = tried.byKey.isEmpty ? nil : key.map { (key: $0, checks: tried.byKey) }
+                switch try failingValues(plan, ei, gaps, bound: bound, byKey: byKey, maxKeys: target.dialect.maxKeySet) {
                 case .success(let read): (settled, failingRecords, result.settledRecords) = (read.values, read.keys, read.records)
                 case .failure(let unsettled): why = unsettled.reason
                 }
@@ -456,10 +458,11 @@ public struct AuditEngine: Sendable {
     }
 
     /// The entity bound to an opened input for a pass that reads only keys.
-    func keysBinding(_ plan: AuditPlan, _ ei: Int, _ opened: OpenedInput) throws -> BoundEntity {
+    func keysBinding(_ plan: AuditPlan, _ ei: Int, _ opened: OpenedInput, hooks: EntityHooks = EntityHooks()) throws -> BoundEntity {
         let reader = opened.reader
         var binding = try BoundEntity(plan: plan.entities[ei], schema: reader.schema, structural: reader.structuralRules,
-                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog)
+                                      locationStyle: reader.locationStyle, displayPath: SourceURL.redacted(opened.path), catalog: plan.catalog,
+                                      hooks: hooks)
         binding.files = opened.files
         return binding
     }

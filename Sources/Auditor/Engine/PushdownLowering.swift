@@ -40,6 +40,11 @@ package struct PushdownLowering {
     /// The rules (plan slots) that the dialect cannot express, with the reason: they run in
     /// the process over the records the database sends.
     package var inProcess: [(slot: Int, reason: String)] = []
+    /// The checks (indexes into the plan's) that only a record's verdict surely passes (an
+    /// expression or a check of a required attribute the dialect cannot express, a Swift
+    /// record validator): the records they fail are found first, on a read of only the columns
+    /// they need, and sent by key (``recordKey(_:dialect:)``).
+    package var byKey: [Int] = []
 
     /// Why an entity cannot be pushed down.
     package struct Refusal: Error, Sendable {
@@ -54,8 +59,10 @@ package struct PushdownLowering {
     ///   values that fail one of those checks (read first, checked in the process): a value not
     ///   among them surely passes them.
     /// - Throws: ``Refusal`` with the first reason the entity cannot be lowered.
-    ///   `failingRecords`: The keys (``recordKey(_:dialect:)``) of the records that the Swift
-    ///   record validators fail (read first, checked in the process): a record with another key surely passes them.
+    ///   `failingRecords`: The keys (``recordKey(_:dialect:)``) of the records that fail one of
+    ///   ``byKey``'s checks (read first, checked in the process): a record with another key
+    ///   surely passes them. Nil: the caller cannot find them (such checks are refused); a
+    ///   lowering tried first passes none to learn ``byKey``.
     static func lower(_ entity: BoundEntity, context: PassContext, dialect: any SQLDialect,
                       settled: [Int: Set<[UInt8]>] = [:], failingRecords: [Int64]? = nil) throws(Refusal) -> PushdownLowering {
         let plan = entity.plan
@@ -67,12 +74,16 @@ package struct PushdownLowering {
         if plan.usesLifecycle || context.lifecycle != nil { throw Refusal(reason: "it is compared with a previous snapshot") }
         let checks = try Self.checks(entity)
         var conditions = [String]()
-        if let hook = entity.hooks.recordValidators.first {
-            guard let failingRecords, let key = recordKey(entity, dialect: dialect),
-                  let number = dialect.number(key, .integer), let valid = dialect.valid(key, as: .integer) else {
-                throw Refusal(reason: "Swift record validator '\(hook.id)' runs in the process on every record")
-            }
-            conditions.append(failingRecords.isEmpty ? valid : "(\(valid) AND NOT (\(dialect.isOneOf(number, failingRecords))))")
+        // Checks that nothing but their verdict surely passes: run first, on a read of only the
+        // columns they need, where the records they fail can be told by key.
+        let keyed = failingRecords != nil && recordKey(entity, dialect: dialect) != nil
+        var byKey = [Int]()
+        for (ci, check) in plan.checks.enumerated() {
+            guard case .hook(let i) = check.test, i >= entity.hooks.attributeValidators.count,
+                  i < entity.hooks.attributeValidators.count + entity.hooks.recordValidators.count else { continue }
+            if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
+            guard keyed else { throw Refusal(reason: "Swift record validator '\(plan.rules[check.slot].id)' runs in the process on every record") }
+            byKey.append(ci)
         }
         var present = [Int]()
         var inProcess = [(slot: Int, reason: String)]()
@@ -83,7 +94,7 @@ package struct PushdownLowering {
             let valid = dialect.valid(attribute.name, as: attribute.type)
             var holds = valid.map { [$0] } ?? []
             var required = false
-            var unexpressed = [(slot: Int, reason: String)]()
+            var unexpressed = [(check: Int, slot: Int, reason: String)]()
             for ci in checks[a] {
                 let check = plan.checks[ci]
                 if check.scope != nil { throw Refusal(reason: "rule '\(plan.rules[check.slot].id)' has an on: scope") }
@@ -93,10 +104,10 @@ package struct PushdownLowering {
                     break                  // its failing values (below)
                 case .hook:
                     // A missing value passes it (``checks(_:)``), any other may fail.
-                    unexpressed.append((check.slot, "Swift validator '\(plan.rules[check.slot].id)' runs in the process"))
+                    unexpressed.append((ci, check.slot, "Swift validator '\(plan.rules[check.slot].id)' runs in the process"))
                 case .type, .keyed, .structural:
                     if valid == nil {
-                        unexpressed.append((check.slot, "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly"))
+                        unexpressed.append((ci, check.slot, "\(dialect.engine) cannot check the type \(attribute.type) of '\(attribute.name)' exactly"))
                     }
                 case .unique: break        // a key rule (below)
                 case .pattern(let p) where settled[a] != nil && dialect.matches(attribute.name, p) == nil:
@@ -107,7 +118,7 @@ package struct PushdownLowering {
                     if valid != nil, let c = lower(check.test, attribute, dialect) {
                         holds.append(c)
                     } else {
-                        unexpressed.append((check.slot, "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly"))
+                        unexpressed.append((ci, check.slot, "rule '\(plan.rules[check.slot].id)' (\(check.kind)) cannot run in \(dialect.engine) exactly"))
                     }
                 }
             }
@@ -116,11 +127,14 @@ package struct PushdownLowering {
                              + failing.sorted { $0.lexicographicallyPrecedes($1) }
                                  .map { dialect.literal(String(decoding: $0, as: UTF8.self)) }.joined(separator: ", ") + ")")
             }
-            if let first = unexpressed.first {
-                // Only an absent value surely passes them; a required one may fail anywhere.
-                if required { throw Refusal(reason: first.reason) }
+            if let first = unexpressed.first, required {
+                // Only an absent value surely passes them, and this one is required: by key, or not at all.
+                guard keyed, valid != nil else { throw Refusal(reason: first.reason) }
+                byKey += unexpressed.map(\.check)
+                conditions.append("(" + holds.joined(separator: " AND ") + ")")
+            } else if !unexpressed.isEmpty {
                 conditions.append("(\(column) IS NULL)")
-                for u in unexpressed where !inProcess.contains(where: { $0.slot == u.slot }) { inProcess.append(u) }
+                for u in unexpressed where !inProcess.contains(where: { $0.slot == u.slot }) { inProcess.append((u.slot, u.reason)) }
             } else {
                 let all = "(" + holds.joined(separator: " AND ") + ")"
                 conditions.append(required ? all : "(\(column) IS NULL OR \(all))")
@@ -135,9 +149,10 @@ package struct PushdownLowering {
             let id = plan.rules[check.slot].id
             let unexpressed = "the expression of rule '\(id)' cannot run in \(dialect.engine) exactly"
             let a = ExpressionLowering(plan: plan, dialect: dialect).condition(assert)
-            guard let w = when.map({ ExpressionLowering(plan: plan, dialect: dialect).condition($0) }) ?? .some(nil),
-                  a != nil || w != nil
-            else { throw Refusal(reason: unexpressed) }
+            let w = when.flatMap { ExpressionLowering(plan: plan, dialect: dialect).condition($0) }
+            // Neither part expressed, nor a `when:` the records it skips could be counted by: by key, or not at all.
+            if a == nil, w == nil, when != nil || !keyed { throw Refusal(reason: unexpressed) }
+            if when != nil, w == nil { throw Refusal(reason: unexpressed) }
             var inputs = Set(assert.inputs)
             if let when { inputs.formUnion(when.inputs) }
             let valid = try inputs.sorted().map { name throws(Refusal) -> String in
@@ -166,7 +181,15 @@ package struct PushdownLowering {
                 whenConditions.append(w)
             } else if let a {
                 conditions.append("(\(inputsValid) AND \(a))")
+            } else {
+                // Every input valid, so that each passing record is evaluated, as counted.
+                conditions.append("(\(inputsValid))")
+                byKey.append(ci)
             }
+        }
+        if !byKey.isEmpty, let failingRecords, let key = recordKey(entity, dialect: dialect),
+           let number = dialect.number(key, .integer), let valid = dialect.valid(key, as: .integer) {
+            conditions.append(failingRecords.isEmpty ? valid : "(\(valid) AND NOT (\(dialect.isOneOf(number, failingRecords))))")
         }
         var keyRules = [Int]()
         var keyConditions = [String]()
@@ -218,7 +241,7 @@ package struct PushdownLowering {
         counted += whenConditions
         counted += keyConditions
         return PushdownLowering(passes: passes, counted: counted, presentAttributes: present,
-                                whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess)
+                                whenChecks: whenChecks, keyRules: keyRules, inProcess: inProcess, byKey: byKey)
     }
 
     /// Per attribute, its checks: the rules file's, then its Swift attribute validators (their
@@ -240,15 +263,32 @@ package struct PushdownLowering {
         return checks
     }
 
-    /// The entity's key when it identifies the records that Swift record validators fail, found
-    /// by running them first on a read of only the columns they need: one integer attribute
-    /// that the dialect reads exactly, and validators not scoped by `on:`. Nil otherwise.
+    /// The entity's key when it identifies the records that ``byKey``'s checks fail, found by
+    /// running them first on a read of only the columns they need: one integer attribute that
+    /// the dialect reads exactly. Nil otherwise.
     static func recordKey(_ entity: BoundEntity, dialect: any SQLDialect) -> String? {
         let plan = entity.plan
-        guard !entity.hooks.recordValidators.isEmpty, entity.hooks.recordValidators.allSatisfy({ $0.on == nil }),
-              plan.key.count == 1, let a = plan.attributes.first(where: { $0.name == plan.key[0] }), a.type == .integer,
+        guard plan.key.count == 1, let a = plan.attributes.first(where: { $0.name == plan.key[0] }), a.type == .integer,
               dialect.number(a.name, .integer) != nil, dialect.valid(a.name, as: .integer) != nil else { return nil }
         return a.name
+    }
+
+    /// The attributes that ``byKey``'s checks read: a property check's attribute, a record
+    /// rule's inputs, a record validator's attributes.
+    static func fields(of checks: [Int], _ entity: BoundEntity) -> Set<String> {
+        var fields = Set<String>()
+        for ci in checks {
+            let check = entity.plan.checks[ci]
+            switch check.test {
+            case .record(let when, let assert):
+                for name in (when?.inputs ?? []) + assert.inputs { fields.insert(LifecycleInput(name).attribute) }
+            case .hook(let i) where i >= entity.hooks.attributeValidators.count:
+                fields.formUnion(entity.hooks.recordValidators[i - entity.hooks.attributeValidators.count].attributes)
+            default:
+                if let a = check.attribute { fields.insert(entity.plan.attributes[a].name) }
+            }
+        }
+        return fields
     }
 
     /// The string attributes with checks the dialect cannot express but that depend on the
