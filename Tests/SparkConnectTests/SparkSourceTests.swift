@@ -251,18 +251,21 @@ struct SparkSourceTests {
         }
         // `\x31` and `\x20` are outside the subset: their columns are read alone first, matched in
         // the process, and Spark is told which values fail (on an optional and a required attribute).
+        // Arithmetic, which Spark's decimals do not compute exactly, runs in that read too, and
+        // the records it fails are sent by key (`id`, with NULLs and repeats).
         guard order == "id first" else { return }
         let code = #"pattern: "[A-Z]{2,3}|À[A-Z]+""#, name = #"pattern: "[A-Za-zÀ-ÿ' ]+""#
         try #require(rules.contains(code) && rules.contains(name))
-        try rules.replacingOccurrences(of: code, with: #"pattern: '[A-Z]{2,3}\x31?|À[A-Z]+'"#)
-            .replacingOccurrences(of: name, with: #"pattern: '[\w\x20]+'"#)
+        try (rules.replacingOccurrences(of: code, with: #"pattern: '[A-Z]{2,3}\x31?|À[A-Z]+'"#)
+            .replacingOccurrences(of: name, with: #"pattern: '[\w\x20]+'"#) + "      - id: row.sum\n        assert: n_int * 2 + t_int <= 60\n")
             .write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
         let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml", "--max-samples", "20"], in: scratch.path)
         #expect(AuditorBinary.input(pushed, source: "t")?["ranIn"] as? String == "spark")
         let refused = (pushed["rules"] as? [[String: Any]] ?? []).filter { $0["pushdownRefused"] != nil }
         #expect(refused.isEmpty, "\(refused)")
         let violations = AuditorBinary.violations(pushed)
-        #expect((violations["row.code.pattern"] ?? 0) > 100 && (violations["row.name.pattern"] ?? 0) > 100, "\(violations)")
+        #expect((violations["row.code.pattern"] ?? 0) > 100 && (violations["row.name.pattern"] ?? 0) > 100
+                && (violations["row.sum"] ?? 0) > 100, "\(violations)")
     }
     @Test("files: the same CSV read through a temporary view gives the same counts; missing files exit 66")
     func filesThroughATemporaryView() async throws {
