@@ -70,6 +70,11 @@ extension AuditEngine {
                 for hit in ChunkEvaluator.evaluate(evaluator, chunk, PassContext()).hits where asked.contains(hit.check) {
                     failingRecords.insert(Int(hit.row))
                 }
+                // A rule whose `when:` the engine cannot count: every record it selects.
+                for ci in byKey?.checks ?? [] {
+                    guard case .record(let when?, _) = evaluator.plan.checks[ci].test else { continue }
+                    for (r, holds) in ChunkEvaluator.holds(when, columns, excluded).enumerated() where holds { failingRecords.insert(r) }
+                }
             }
             if let k = byKey?.key, !failingRecords.isEmpty {
                 // A record with an invalid key is sent whatever its verdict (the condition requires a valid key).

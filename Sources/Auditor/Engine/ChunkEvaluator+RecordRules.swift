@@ -35,6 +35,14 @@ extension ChunkEvaluator {
         result.recordCounts[ci] = (evaluated, skipped + result.excludedCount)
     }
 
+    /// The records where `expression` holds (its inputs present and valid, and it is true):
+    /// the records a rule's `when:` selects.
+    static func holds(_ expression: CompiledExpression, _ columns: ChunkColumns, _ excluded: [Bool]) -> [Bool] {
+        guard columns.entity.columns(of: expression) != nil else { return [Bool](repeating: false, count: excluded.count) }
+        return expression.evaluate(columns.chunk, skip: excluded, load: loader(expression, columns, nil)).enumerated()
+            .map { r, o in !excluded[r] && o == .true }
+    }
+
     /// Loads an expression's inputs from the chunk's typed columns.
     private static func loader(_ expression: CompiledExpression, _ columns: ChunkColumns,
                                _ previous: PreviousValues?) -> CompiledExpression.InputLoader {

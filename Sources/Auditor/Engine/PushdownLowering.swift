@@ -43,7 +43,9 @@ package struct PushdownLowering {
     /// The checks (indexes into the plan's) that only a record's verdict surely passes (an
     /// expression or a check of a required attribute the dialect cannot express, a Swift
     /// record validator): the records they fail are found first, on a read of only the columns
-    /// they need, and sent by key (``recordKey(_:dialect:)``).
+    /// they need, and sent by key (``recordKey(_:dialect:)``). For a record rule with a
+    /// `when:` the dialect cannot express, the records sent are those its `when:` selects, so
+    /// that none it evaluates stays in the database.
     package var byKey: [Int] = []
 
     /// Why an entity cannot be pushed down.
@@ -150,9 +152,8 @@ package struct PushdownLowering {
             let unexpressed = "the expression of rule '\(id)' cannot run in \(dialect.engine) exactly"
             let a = ExpressionLowering(plan: plan, dialect: dialect).condition(assert)
             let w = when.flatMap { ExpressionLowering(plan: plan, dialect: dialect).condition($0) }
-            // Neither part expressed, nor a `when:` the records it skips could be counted by: by key, or not at all.
-            if a == nil, w == nil, when != nil || !keyed { throw Refusal(reason: unexpressed) }
-            if when != nil, w == nil { throw Refusal(reason: unexpressed) }
+            // Neither part expressed, or a `when:` that cannot count the records it selects: by key, or not at all.
+            if w == nil, a == nil || when != nil, !keyed { throw Refusal(reason: unexpressed) }
             var inputs = Set(assert.inputs)
             if let when { inputs.formUnion(when.inputs) }
             let valid = try inputs.sorted().map { name throws(Refusal) -> String in
@@ -169,7 +170,13 @@ package struct PushdownLowering {
                 return "\(valid) AND \(exact)"
             }
             let inputsValid = valid.isEmpty ? "1 = 1" : valid.joined(separator: " AND ")
-            if let w, a == nil {
+            if when != nil, w == nil {
+                // The records its `when:` selects are sent by key: none of those that stay is evaluated.
+                conditions.append("(\(inputsValid))")
+                whenChecks.append(ci)
+                whenConditions.append("(1 = 0)")
+                byKey.append(ci)
+            } else if let w, a == nil {
                 // Only a record where its `when:` is false surely passes it.
                 conditions.append("(\(inputsValid) AND NOT \(w))")
                 whenChecks.append(ci)
