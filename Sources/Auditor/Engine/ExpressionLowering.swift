@@ -98,11 +98,12 @@ struct ExpressionLowering {
         case .greater: sql = ">"
         case .greaterEqual: sql = ">="
         }
-        // Numbers the engine computes exactly (an ``ExactTerm`` on each side) compare as exact decimals.
-        if let x = exact(l), let y = exact(r) {
+        guard let a = value(l), let b = value(r) else {
+            // Numbers the engine computes exactly (an ``ExactTerm`` on each side: arithmetic, a
+            // decimal literal) compare as exact decimals; integers and inputs compare as they are.
+            guard let x = exact(l), let y = exact(r) else { return nil }
             return .condition("(\(x.sql) \(sql) \(y.sql))")
         }
-        guard let a = value(l), let b = value(r) else { return nil }
         switch (a, b) {
         case (.integer(let x), .integer(let y)), (.date(let x), .date(let y)):
             return .condition("(\(x) \(sql) \(y))")
