@@ -89,15 +89,8 @@ struct ExpressionLowering {
     }
 
     private func comparison(_ op: ComparisonOperator, _ l: ExpressionSyntax, _ r: ExpressionSyntax) -> Value? {
-        let sql: String
-        switch op {
-        case .equal: sql = "="
-        case .notEqual: sql = "<>"
-        case .less: sql = "<"
-        case .lessEqual: sql = "<="
-        case .greater: sql = ">"
-        case .greaterEqual: sql = ">="
-        }
+        // Our spelling is SQL's but for equality.
+        let sql = op == .equal ? "=" : op == .notEqual ? "<>" : op.rawValue
         guard let a = value(l), let b = value(r) else {
             // Numbers the engine computes exactly (an ``ExactTerm`` on each side: arithmetic, a
             // decimal literal) compare as exact decimals; integers and inputs compare as they are.
@@ -110,7 +103,7 @@ struct ExpressionLowering {
         case (.text(let x), .text(let y)) where op == .equal || op == .notEqual:
             return .condition("(\(x) \(sql) \(y))")
         case (.condition(let x), .condition(let y)) where op == .equal || op == .notEqual:
-            return .condition("((\(x)) \(op == .equal ? "=" : "<>") (\(y)))")
+            return .condition("((\(x)) \(sql) (\(y)))")
         default: return nil
         }
     }
