@@ -48,15 +48,38 @@ final class SparkDialect: SQLDialect {
     /// a window over a key that includes it is partitioned by the range (`auditor_bucket`)
     /// first, so that one exchange serves it and the numbering (``SparkReader``).
     let bucketColumn: String?
+    /// The kind of ``bucketColumn``.
+    let bucketKind: SparkColumnKind?
     /// Whether a window this dialect wrote is partitioned by something else than the range.
     private(set) var windowsOutsideBuckets = false
+    /// Whether this dialect wrote a window at all (``duplicated(_:valid:)``): the verdict then
+    /// needs the rows spread by key first.
+    private(set) var windows = false
+    /// Whether a condition this dialect wrote reads ``duplicateColumn``.
+    private(set) var readsDuplicates = false
+    /// A column that the reader defines before the rules: true where ``bucketKey`` is valid and
+    /// another row has the same (a unique rule on the numbered column alone).
+    static let duplicateColumn = "auditor_dup"
 
-    init(columns: [String: (column: String, kind: SparkColumnKind)], bucketColumn: String? = nil) {
+    init(columns: [String: (column: String, kind: SparkColumnKind)], bucketColumn: String? = nil,
+         bucketKind: SparkColumnKind? = nil) {
         self.columns = columns
         self.bucketColumn = bucketColumn
+        self.bucketKind = bucketKind
     }
 
     func column(_ field: String) -> String? { columns[field]?.column }
+
+    /// The numbered column as a valid integer, NULL where it is not one: the key whose
+    /// duplicates a pushed-down read finds first (``SparkReader``).
+    var bucketKey: String? {
+        guard let bucketColumn else { return nil }
+        switch bucketKind {
+        case .integer?: return bucketColumn
+        case .text?: return typedText(bucketColumn, .integer)
+        default: return nil
+        }
+    }
 
     /// The regular expressions of the text forms that the streaming engine surely accepts
     /// (ByteParsers: `-?[0-9]+`, `-?[0-9]+(\.[0-9]+)?`, `YYYY-MM-DD`, `…THH:MM:SSZ`), kept
@@ -186,6 +209,12 @@ final class SparkDialect: SQLDialect {
             }
         }
         guard !keys.isEmpty, !valid.isEmpty else { return nil }
+        // The numbered column alone, as a valid integer: its duplicates are read first.
+        if keys.count == 1, let bucketKey, keys[0] == bucketKey, valid.count == 1, valid[0] == "(\(bucketKey) IS NOT NULL)" {
+            readsDuplicates = true
+            return Self.duplicateColumn
+        }
+        windows = true
         // Equal keys are equal in the numbered column, so they never fall in different ranges.
         if let bucketColumn, fields.contains(where: { columns[$0.name]?.column == bucketColumn }) {
             keys.insert("auditor_bucket", at: 0)

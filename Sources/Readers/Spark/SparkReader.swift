@@ -16,7 +16,10 @@ import SparkConnect
 ///   the key the order starts with (from `percentile_approx`, a first query), each range
 ///   sends its size and tallies with its first row, and a row's ordinal is its number in its
 ///   range plus the sizes of the ranges before it (``numbered(_:tallies:at:)``). An order that
-///   starts with no integer is one range. An entity whose keys others reference is first read
+///   starts with no integer is one range. When the verdict needs no window, it is decided
+///   before the rows are spread by range, and a passing row with a key no other row has
+///   crosses that exchange without its other columns (`narrowQuery`).
+///   An entity whose keys others reference is first read
 ///   with only its key columns (``readOnly(_:)``), then pushed down.
 /// - Memory: each query's rows are collected before the first chunk (the client is not a
 ///   cursor yet): a streaming read holds the whole table, a pushed-down one only the rows
@@ -123,41 +126,115 @@ package final class SparkReader: RecordReader {
             rows = try session.run("SELECT \(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
             return
         }
-        // The ranges of the numbering key (about equal in rows, from a sample of its values),
-        // so that the ranges are numbered in parallel; without such a key, one range.
-        let ranged: String
-        if let numbering = plan.numbering {
-            let quantiles = (1 ..< Self.ranges).map { String(Double($0) / Double(Self.ranges)) }.joined(separator: ", ")
-            let bounds = try session.run("SELECT array_join(CAST(percentile_approx(\(numbering), array(\(quantiles)), 1000) "
-                                             + "AS ARRAY<STRING>), ',') FROM \(plan.relation)", stage: stage).rows
-            var cuts = [Int64]()
-            if case .string(let text)? = bounds.first?.first {
-                cuts = Array(Set(text.split(separator: ",").compactMap { Int64($0) }.filter { $0 != .min })).sorted()
-            }
-            let range = Self.range(of: "auditor_n", cuts: cuts)
-            // Spread by range first when every window of `passes` is partitioned by it too: one
-            // exchange then serves them all.
-            let together = !(pushdownDialect?.windowsOutsideBuckets ?? false)
-            ranged = "(SELECT *, \(range) AS auditor_bucket FROM (SELECT *, \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_r"
-                + (together ? " DISTRIBUTE BY auditor_bucket" : "") + ") AS auditor_b"
-        } else {
-            ranged = "(SELECT *, 0 AS auditor_bucket FROM \(plan.relation)) AS auditor_b"
-        }
-        // One scan: each row's verdict, its number within its range and its range's size and
-        // tallies; out come the rows that may fail, and the first row of each range.
         let tallies = ["count(*)", "count_if(auditor_pass)"] + conditions.map { "count_if(auditor_pass AND coalesce(\($0), FALSE))" }
+        let got: [[SparkValue]]
+        if let numbering = plan.numbering, let dialect = pushdownDialect, let key = dialect.bucketKey {
+            // Without windows in the verdict, the numbered key's duplicates come with the ranges.
+            let narrow = narrowed == nil && !dialect.windows
+            let (cuts, duplicates) = try ranges(of: numbering, duplicatesOf: narrow ? key : nil, stage: stage)
+            let range = Self.range(of: "auditor_n", cuts: cuts)
+            let ranged = "(SELECT *, \(range) AS auditor_bucket FROM (SELECT *, \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_r"
+            if narrow, let duplicates {
+                let dup = duplicates.isEmpty ? "FALSE" : "coalesce(\(dialect.isOneOf(key, duplicates)), FALSE)"
+                got = try session.run(narrowQuery(ranged: "\(ranged)) AS auditor_b", duplicated: dup, key: key, passes: passes,
+                                                  conditions: conditions, columns: selected), stage: stage).rows
+            } else {
+                // Spread by range first when every window of `passes` is partitioned by it too: one
+                // exchange then serves them all.
+                var spread = ranged + (dialect.windowsOutsideBuckets ? "" : " DISTRIBUTE BY auditor_bucket") + ") AS auditor_b"
+                if dialect.readsDuplicates {
+                    spread = "(SELECT *, (sum(CASE WHEN \(key) IS NOT NULL THEN 1 ELSE 0 END) OVER (PARTITION BY auditor_bucket, \(key)) > 1) "
+                        + "AS \(SparkDialect.duplicateColumn) FROM \(spread)) AS auditor_d"
+                }
+                got = try session.run(Self.evaluating(Self.verdict(passes, of: spread), tallies: tallies, order: plan.order, columns: columns),
+                                      stage: stage).rows
+            }
+        } else {
+            let one = "(SELECT *, 0 AS auditor_bucket FROM \(plan.relation)) AS auditor_b"
+            got = try session.run(Self.evaluating(Self.verdict(passes, of: one), tallies: tallies, order: plan.order, columns: columns),
+                                  stage: stage).rows
+        }
+        pushed = try Self.numbered(got, tallies: tallies.count, at: displayPath)
+        rows = got
+    }
+
+    /// The query of a pushed-down read: each row's verdict, its number within its range and
+    /// its range's size and tallies; out come the rows that may fail, and the first row of
+    /// each range. `source`: the rows with their range (`auditor_bucket`) and verdict (`auditor_pass`).
+    static func evaluating(_ source: String, tallies: [String], order: String, columns: String) -> String {
         let windowed = tallies.enumerated().map { "\($1) OVER (PARTITION BY auditor_bucket) AS auditor_c\($0)" }.joined(separator: ", ")
         // The tallies as one text column, on the range's first row only: the rows that may
         // fail carry one NULL for them.
         let tally = "CASE WHEN auditor_rn = 1 THEN array_join(CAST(array(\((0 ..< tallies.count).map { "auditor_c\($0)" }.joined(separator: ", "))) "
             + "AS ARRAY<STRING>), ',') END"
-        let sql = "SELECT auditor_bucket, auditor_rn, auditor_pass, \(tally), \(columns) FROM (SELECT *, "
-            + "row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(plan.order)) AS auditor_rn, \(windowed) "
-            + "FROM (SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(ranged)) AS auditor_f) AS auditor_t "
-            + "WHERE NOT auditor_pass OR auditor_rn = 1"
-        let got = try session.run(sql, stage: stage).rows
-        pushed = try Self.numbered(got, tallies: tallies.count, at: displayPath)
-        rows = got
+        return "SELECT auditor_bucket, auditor_rn, auditor_pass, \(tally), \(columns) FROM (SELECT *, "
+            + "row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(order)) AS auditor_rn, \(windowed) "
+            + "FROM \(source)) AS auditor_t WHERE NOT auditor_pass OR auditor_rn = 1"
+    }
+
+    /// `source` with each row's verdict, `auditor_pass`.
+    static func verdict(_ passes: String, of source: String) -> String {
+        "(SELECT *, coalesce(\(passes), FALSE) AS auditor_pass FROM \(source)) AS auditor_f"
+    }
+
+    /// The pushed-down query when the verdict needs no window (``SparkDialect/windows``): it is
+    /// decided in the scan, and only the rows that may fail cross the exchange with their
+    /// columns. A passing row whose numbered key is valid and no other row's (`key` not NULL,
+    /// `duplicated` false) crosses it with its range, verdict, counted conditions (bits of
+    /// `auditor_m…`) and numbered column only: its place in the order is decided by those, as
+    /// no other row ties with it on them, so the numbering is the same.
+    private func narrowQuery(ranged: String, duplicated: String, key: String, passes: String, conditions: [String],
+                             columns: [String]) -> String {
+        let bits = 62
+        let masks = stride(from: 0, to: conditions.count, by: bits).map { first in
+            conditions[first ..< min(first + bits, conditions.count)].enumerated()
+                .map { "(CASE WHEN coalesce(\($1), FALSE) THEN \(Int64(1) << $0)L ELSE 0L END)" }.joined(separator: " + ")
+        }
+        let maskColumns = masks.indices.map { "auditor_m\($0)" }
+        let tallies = ["count(*)", "count_if(auditor_pass)"]
+            + conditions.indices.map { "count_if(auditor_pass AND (auditor_m\($0 / bits) & \(Int64(1) << ($0 % bits))L) <> 0)" }
+        let numbered = plan.numberedColumn ?? key
+        let carried = columns.filter { $0 != numbered }
+        var exchanged = ["auditor_bucket", "auditor_pass", numbered]
+            + masks.enumerated().map { "CASE WHEN auditor_pass THEN \($1) END AS auditor_m\($0)" }
+        var unpacked = ["auditor_bucket", "auditor_pass", numbered] + maskColumns
+        if !carried.isEmpty {
+            exchanged.append("CASE WHEN auditor_pass AND \(key) IS NOT NULL AND NOT \(SparkDialect.duplicateColumn) THEN NULL ELSE named_struct("
+                             + carried.enumerated().map { "'f\($0)', \($1)" }.joined(separator: ", ") + ") END AS auditor_p")
+            unpacked += carried.enumerated().map { "auditor_p.f\($0) AS \($1)" }
+        }
+        let evaluated = Self.verdict(passes, of: "(SELECT *, \(duplicated) AS \(SparkDialect.duplicateColumn) FROM \(ranged)) AS auditor_d")
+        let source = "(SELECT \(unpacked.joined(separator: ", ")) FROM (SELECT \(exchanged.joined(separator: ", ")) FROM \(evaluated) "
+            + "DISTRIBUTE BY auditor_bucket) AS auditor_x) AS auditor_u"
+        return Self.evaluating(source, tallies: tallies, order: plan.order, columns: columns.joined(separator: ", "))
+    }
+
+    /// The cuts of the numbering key's ranges (about equal in rows, from a sample of its
+    /// values), so that the ranges are numbered in parallel; with `key` (``SparkDialect/bucketKey``),
+    /// also its valid values that more than one row has, ascending (nil: more than the dialect's
+    /// key set takes).
+    private func ranges(of numbering: String, duplicatesOf key: String?, stage: SparkErrors.Stage) throws(AuditError)
+        -> (cuts: [Int64], duplicates: [Int64]?) {
+        let quantiles = (1 ..< Self.ranges).map { String(Double($0) / Double(Self.ranges)) }.joined(separator: ", ")
+        let percentiles = "array_join(CAST(percentile_approx(auditor_n, array(\(quantiles)), 1000) AS ARRAY<STRING>), ',')"
+        let sql: String
+        if let key {
+            let repeated = "auditor_c > 1 AND auditor_k IS NOT NULL"
+            sql = "SELECT \(percentiles), CASE WHEN count_if(\(repeated)) <= \(dialect.maxKeySet) THEN array_join(CAST(collect_list(auditor_k) "
+                + "FILTER (WHERE \(repeated)) AS ARRAY<STRING>), ',') END FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k, "
+                + "count(*) AS auditor_c FROM \(plan.relation) GROUP BY 1, 2) AS auditor_g"
+        } else {
+            sql = "SELECT \(percentiles) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_g"
+        }
+        let row = try session.run(sql, stage: stage).rows.first
+        func numbers(_ value: SparkValue?) -> [Int64]? {
+            guard case .string(let text)? = value else { return nil }
+            return Array(Set(text.split(separator: ",").compactMap { Int64($0) })).sorted()
+        }
+        let cuts = (numbers(row?.first) ?? []).filter { $0 != .min }
+        guard key != nil, let row, row.count > 1 else { return (cuts, nil) }
+        if case .null = row[1] { return (cuts, nil) }
+        return (cuts, numbers(row[1]) ?? [])
     }
 
     /// How many ranges a pushed-down read numbers its rows in (fewer when the key has fewer values).
@@ -258,7 +335,8 @@ extension SparkReader: PushdownReader {
 
     public var dialect: any SQLDialect {
         if let pushdownDialect { return pushdownDialect }
-        let made = SparkDialect(columns: plan.mapping, bucketColumn: plan.numberedColumn)
+        let made = SparkDialect(columns: plan.mapping, bucketColumn: plan.numberedColumn,
+                                bucketKind: plan.numberedColumn == nil ? nil : plan.kinds[plan.keyIndex ?? 0])
         pushdownDialect = made
         return made
     }

@@ -45,7 +45,12 @@ struct SparkSession {
     ///   there, since Spark's optimizer may evaluate a cast before the guard that protects it.
     /// - The session time zone is UTC: a timestamp's date is its UTC date, as the streaming
     ///   engine takes it.
-    static let settings = ["SET spark.sql.ansi.enabled=true", "SET spark.sql.session.timeZone=UTC"]
+    /// - Whole-stage code generation gives up on a stage whose generated method is longer
+    ///   than the JVM compiles (8,000 bytes of bytecode; Spark's default waits for 65,535):
+    ///   a pushed-down scan that evaluates every rule is such a stage, and the JVM then
+    ///   interprets it for every row, twice as slow as Spark's per-operator code.
+    static let settings = ["SET spark.sql.ansi.enabled=true", "SET spark.sql.session.timeZone=UTC",
+                           "SET spark.sql.codegen.hugeMethodLimit=8000"]
 
     /// Runs one statement and waits for its rows.
     /// - Throws: ``AuditError`` for the stage (see ``SparkErrors``).

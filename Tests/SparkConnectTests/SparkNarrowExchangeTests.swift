@@ -1,0 +1,60 @@
+#if Spark
+import Foundation
+import SparkConnect
+import Testing
+
+/// A pushed-down Spark read whose verdict needs no window decides it in the scan, and sends
+/// across the exchange the passing rows' range, verdict, numbered key and counted conditions
+/// only, the conditions as bits of 62 to a column (SparkReader's narrow query).
+@Suite("spark: the verdict decided before the exchange", .enabled(if: SparkTestServer.available, SparkTestServer.skipReason))
+struct SparkNarrowExchangeTests {
+    /// 71 attributes, so 71 counted conditions: two columns of bits. Each optional column has
+    /// NULLs at its own rate, so a condition counted in another's bit changes the evaluated
+    /// counts; values above the maximum are rare (2 %, 1 %, none), so that about half the rows
+    /// pass and the passing rows' counts, the bits, decide those counts.
+    @Test("more than 62 counted conditions: the same report streaming and pushed down")
+    func manyConditions() async throws {
+        let server = try await SparkTestServer.get()
+        let client = try SparkConnectClient(server.url, timeout: .seconds(300))
+        let columns = (0 ..< 70).map { k in
+            "CASE WHEN pmod(hash(\(k), i), \(k % 9 + 2)) = 0 THEN NULL ELSE pmod(hash(i, \(k)), 100) END AS c\(k)"
+        }
+        _ = try await client.sql("CREATE OR REPLACE GLOBAL TEMPORARY VIEW auditor_wide AS SELECT "
+                                 + "CASE WHEN i % 101 = 0 THEN i - 1 ELSE i END AS id, \(columns.joined(separator: ", ")) "
+                                 + "FROM (SELECT id AS i FROM range(1, 3001))")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-wide-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let attributes = (0 ..< 70).map { "      c\($0): { type: integer, max: \(97 + $0 % 3) }\n" }.joined()
+        try """
+            version: 1
+            sources:
+              t:
+                path: "\(server.url)"
+                spark: { table: global_temp.auditor_wide, locate: id }
+            entities:
+              Row:
+                source: t
+                key: [id]
+                idPrefix: row
+                attributes:
+                  id: { type: integer, required: true, unique: true }
+
+            """.appending(attributes).write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let shown = try await AuditorBinary.offPool {
+            try AuditorBinary.run(["run", "rules.yml", "--format", "json", "--pushdown"], in: scratch.path, environment: ["AUDITOR_DEBUG_SQL": "1"])
+        }
+        #expect(shown.stderr.contains("AS auditor_p FROM") && shown.stderr.contains("auditor_m1"), "\(shown.stderr.suffix(2000))")
+        let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml", "--max-samples", "5"], in: scratch.path)
+        #expect(AuditorBinary.input(pushed, source: "t")?["ranIn"] as? String == "spark")
+        let violations = AuditorBinary.violations(pushed)
+        #expect(violations["row.id.unique"] == 29, "\(violations)")
+        #expect((violations["row.c69.max"] ?? 0) > 10, "\(violations)")
+        #expect((violations["row.c68.max"] ?? 0) == 0, "\(violations)")
+        // Many rows pass every rule: the counts of the passing rows matter.
+        let entity = try #require((pushed["entities"] as? [[String: Any]])?.first)
+        let violating = try #require(entity["violatingRecords"] as? Int)
+        #expect(violating > 500 && violating < 2500, "\(entity)")
+    }
+}
+#endif
