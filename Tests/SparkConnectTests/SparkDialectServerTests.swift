@@ -21,7 +21,7 @@ struct SparkDialectServerTests {
         let dialect = SparkDialect(columns: ["x": ("`x`", .text)])
         let sql = try #require(expression(dialect))
         let rows = values.map { "(\(dialect.literal($0)))" }.joined(separator: ", ")
-        let result = try await client().sql("SELECT \(sql) FROM VALUES \(rows) AS t(x)")
+        let result = try await client().sql("SELECT \(sql) FROM \(dialect.withValues("(SELECT * FROM VALUES \(rows) AS t(x)) AS t"))")
         return result.rows.map { $0[0] }
     }
 
@@ -89,11 +89,14 @@ struct SparkDialectServerTests {
     }
 
     @Test("the pushed-down numbering's range of a key: 0 for NULL, else 1 + the cuts below it",
-          arguments: [[], [5], [-3, 0, 7, 100], (0 ..< 63).map { Int64($0) * 10 }, [Int64.min + 1, 0, Int64.max]] as [[Int64]])
+          arguments: [[], [5], [-3, 0, 7, 100], (0 ..< 63).map { Int64($0) * 10 }, (0 ..< 31).map { Int64($0) * 20 },
+                      (0 ..< 32).map { Int64($0) * 20 }, [Int64.min + 1, 0, Int64.max]] as [[Int64]])
     func ranges(cuts: [Int64]) async throws {
         let keys: [Int64] = [.min + 1, -4, -3, -2, 0, 1, 5, 6, 7, 99, 100, 101, 315, 320, 619, 620, 621, .max]
-        let got = try await evaluate({ _ in SparkReader.range(of: "try_cast(`x` AS BIGINT)", cuts: cuts) },
-                                     ["", "x"] + keys.map(String.init))
+            + stride(from: -30, through: 700, by: 7)
+        let values = (["", "x"] + keys.map(String.init)).map { "('\($0)')" }.joined(separator: ", ")
+        let ranged = SparkReader.ranged("(SELECT * FROM VALUES \(values) AS t(x)) AS t", numbering: "try_cast(`x` AS BIGINT)", cuts: cuts)
+        let got = try await client().sql("SELECT auditor_bucket FROM (\(ranged)) AS b").rows.map { $0[0] }
         let want = [0, 0] + keys.map { key in 1 + cuts.filter { $0 < key }.count }
         #expect(got == want.map { SparkValue.int(Int64($0)) })
     }

@@ -110,6 +110,38 @@ struct SparkSourceTests {
         }
     }
 
+    /// Spark compiles the code it generates for a stage into one method per stage (whole-stage
+    /// code generation) only below 8000 bytes of bytecode, the JVM's limit for compiling a method;
+    /// above, the session's `hugeMethodLimit` makes it fall back to slower code per operator.
+    /// The pushed-down scan evaluates every rule, so its code must stay short.
+    @Test("the benchmark audit's pushed-down query: every stage's generated code is short enough to be compiled whole")
+    func compiledWhole() async throws {
+        let data = try await Self.bench.value.get()
+        let server = try await SparkTestServer.get()
+        let rules = try Self.rules(data)
+        let shown = try await AuditorBinary.offPool {
+            try AuditorBinary.run(["run", rules, "--source", "people=\(server.url)", "--source", "departments=\(server.url)",
+                                   "--pushdown", "--format", "json"], environment: ["AUDITOR_DEBUG_SQL": "1"])
+        }
+        // One statement per line; a query's conditions continue on lines that start with a space.
+        var statements = [String]()
+        for line in shown.stderr.split(separator: "\n") {
+            if line.hasPrefix(" "), !statements.isEmpty { statements[statements.count - 1] += "\n" + line } else { statements.append(String(line)) }
+        }
+        let query = try #require(statements.last { $0.contains("AS auditor_p FROM") && $0.contains("`bench_people`") },
+                                 "\(shown.stderr.suffix(2000))")
+        let client = try SparkConnectClient(server.url, timeout: .seconds(300))
+        for setting in ["spark.sql.ansi.enabled=true", "spark.sql.session.timeZone=UTC", "spark.sql.adaptive.enabled=false"] {
+            _ = try await client.sql("SET \(setting)")
+        }
+        guard case .string(let explained)? = try await client.sql("EXPLAIN CODEGEN \(query)").rows.first?.first else {
+            Issue.record("no plan")
+            return
+        }
+        let sizes = explained.matches(of: /maxMethodCodeSize:([0-9]+)/).compactMap { Int($0.output.1) }
+        #expect(!sizes.isEmpty && sizes.allSatisfy { $0 <= 8000 }, "\(sizes)")
+    }
+
     /// The CSV streaming audit of the same records: the same findings (key, value, message) in
     /// the same order for every rule, except `person.id.unique`: Spark's rows are in id order, so
     /// which of two records with one id comes "first" is not the file's choice; and the located

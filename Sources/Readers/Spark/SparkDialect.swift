@@ -89,21 +89,42 @@ final class SparkDialect: SQLDialect {
     static let dateForm = #"^[0-9]{4}-[0-9]{2}-[0-9]{2}\z"#
     static let datetimeForm = #"^[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z\z"#
 
-    /// The typed value of a STRING field read as `type`, NULL where the text is not surely valid.
+    /// The typed value of a STRING field read as `type`, NULL where the text is not surely valid:
+    /// the name of a column that ``withValues(_:)`` defines.
     private func typedText(_ col: String, _ type: ValueType) -> String? {
         func rlike(_ form: String) -> String { "\(col) rlike \(literal(form))" }
         // A real date of years 0001–9999: the form, then try_cast (NULL for 2023-02-29).
         let date = "CASE WHEN \(rlike(Self.dateForm)) AND substr(\(col), 1, 4) <> '0000' THEN try_cast(\(col) AS DATE) END"
+        let value: String
         switch type {
-        case .integer: return "(CASE WHEN \(rlike(Self.integerForm)) THEN try_cast(\(col) AS BIGINT) END)"
-        case .decimal: return "(CASE WHEN \(rlike(Self.decimalForm)) THEN try_cast(\(col) AS DECIMAL(30, 15)) END)"
-        case .boolean: return "(CASE WHEN \(col) IN ('true', 'false') THEN \(col) = 'true' END)"
-        case .date: return "(\(date))"
+        case .integer: value = "CASE WHEN \(rlike(Self.integerForm)) THEN try_cast(\(col) AS BIGINT) END"
+        case .decimal: value = "CASE WHEN \(rlike(Self.decimalForm)) THEN try_cast(\(col) AS DECIMAL(30, 15)) END"
+        case .boolean: value = "CASE WHEN \(col) IN ('true', 'false') THEN \(col) = 'true' END"
+        case .date: value = date
         case .datetime:
-            return "(CASE WHEN \(rlike(Self.datetimeForm)) AND substr(\(col), 1, 4) <> '0000' "
-                + "THEN try_cast(substr(\(col), 1, 10) AS DATE) END)"
+            value = "CASE WHEN \(rlike(Self.datetimeForm)) AND substr(\(col), 1, 4) <> '0000' THEN try_cast(substr(\(col), 1, 10) AS DATE) END"
         case .string: return nil
         }
+        if let name = valueNames[value] { return name }
+        let name = "auditor_v\(values.count)"
+        values.append((name, value))
+        valueNames[value] = name
+        return name
+    }
+
+    /// The typed values of STRING columns that this dialect's conditions read, in the order it
+    /// named them: each is computed once per row (``withValues(_:)``), not in every rule that
+    /// reads it. That also keeps the code that Spark generates for the scan short enough to be
+    /// compiled whole (whole-stage code generation stops at a method of 8000 bytes, the
+    /// JVM's limit for compiling one).
+    private(set) var values: [(name: String, expression: String)] = []
+    private var valueNames: [String: String] = [:]
+
+    /// `relation` (a FROM item) with the columns of ``values`` added; a query that reads this
+    /// dialect's conditions, its ``bucketKey`` included, reads them from it.
+    func withValues(_ relation: String) -> String {
+        guard !values.isEmpty else { return relation }
+        return "(SELECT *, \(values.map { "\($0.expression) AS \($0.name)" }.joined(separator: ", ")) FROM \(relation)) AS auditor_v"
     }
 
     func valid(_ field: String, as type: ValueType) -> String? {

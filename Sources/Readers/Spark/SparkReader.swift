@@ -132,16 +132,16 @@ package final class SparkReader: RecordReader {
             // Without windows in the verdict, the numbered key's duplicates come with the ranges.
             let narrow = narrowed == nil && !dialect.windows
             let (cuts, duplicates) = try ranges(of: numbering, duplicatesOf: narrow ? key : nil, stage: stage)
-            let range = Self.range(of: "auditor_n", cuts: cuts)
-            let ranged = "(SELECT *, \(range) AS auditor_bucket FROM (SELECT *, \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_r"
             if narrow, let duplicates {
+                let ranged = "(\(Self.ranged(dialect.withValues(plan.relation), numbering: numbering, cuts: cuts))) AS auditor_b"
                 let dup = duplicates.isEmpty ? "FALSE" : "coalesce(\(dialect.isOneOf(key, duplicates)), FALSE)"
-                got = try session.run(narrowQuery(ranged: "\(ranged)) AS auditor_b", duplicated: dup, key: key, passes: passes,
+                got = try session.run(narrowQuery(ranged: ranged, duplicated: dup, key: key, passes: passes,
                                                   conditions: conditions, columns: selected), stage: stage).rows
             } else {
                 // Spread by range first when every window of `passes` is partitioned by it too: one
-                // exchange then serves them all.
-                var spread = ranged + (dialect.windowsOutsideBuckets ? "" : " DISTRIBUTE BY auditor_bucket") + ") AS auditor_b"
+                // exchange then serves them all. The typed values are computed after it.
+                let ranged = Self.ranged(plan.relation, numbering: numbering, cuts: cuts)
+                var spread = dialect.withValues("(\(ranged)\(dialect.windowsOutsideBuckets ? "" : " DISTRIBUTE BY auditor_bucket")) AS auditor_b")
                 if dialect.readsDuplicates {
                     spread = "(SELECT *, (sum(CASE WHEN \(key) IS NOT NULL THEN 1 ELSE 0 END) OVER (PARTITION BY auditor_bucket, \(key)) > 1) "
                         + "AS \(SparkDialect.duplicateColumn) FROM \(spread)) AS auditor_d"
@@ -150,7 +150,7 @@ package final class SparkReader: RecordReader {
                                       stage: stage).rows
             }
         } else {
-            let one = "(SELECT *, 0 AS auditor_bucket FROM \(plan.relation)) AS auditor_b"
+            let one = "(SELECT *, 0 AS auditor_bucket FROM \(pushdownDialect?.withValues(plan.relation) ?? plan.relation)) AS auditor_b"
             got = try session.run(Self.evaluating(Self.verdict(passes, of: one), tallies: tallies, order: plan.order, columns: columns),
                                   stage: stage).rows
         }
@@ -222,7 +222,7 @@ package final class SparkReader: RecordReader {
             let repeated = "auditor_c > 1 AND auditor_k IS NOT NULL"
             sql = "SELECT \(percentiles), CASE WHEN count_if(\(repeated)) <= \(dialect.maxKeySet) THEN array_join(CAST(collect_list(auditor_k) "
                 + "FILTER (WHERE \(repeated)) AS ARRAY<STRING>), ',') END FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k, "
-                + "count(*) AS auditor_c FROM \(plan.relation) GROUP BY 1, 2) AS auditor_g"
+                + "count(*) AS auditor_c FROM \(pushdownDialect?.withValues(plan.relation) ?? plan.relation) GROUP BY 1, 2) AS auditor_g"
         } else {
             sql = "SELECT \(percentiles) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_g"
         }
@@ -240,16 +240,26 @@ package final class SparkReader: RecordReader {
     /// How many ranges a pushed-down read numbers its rows in (fewer when the key has fewer values).
     static let ranges = 64
 
-    /// The range of `value` (a BIGINT): 0 for NULL, else 1 + the number of `cuts` (ascending,
-    /// distinct) below it, written as a binary search (6 comparisons for 64 ranges, not up to 64:
-    /// it runs on every row of the scan, before the exchange).
-    static func range(of value: String, cuts: [Int64]) -> String {
-        func search(_ low: Int, _ high: Int) -> String {
-            guard low < high else { return String(low) }
-            let middle = (low + high) / 2
-            return "CASE WHEN \(value) <= \(cuts[middle - 1])L THEN \(search(low, middle)) ELSE \(search(middle + 1, high)) END"
+    /// `SELECT *, … AS auditor_bucket FROM …` over `relation`, with each row's range: 0 where
+    /// `numbering` (a BIGINT, also `auditor_n`) is NULL, else 1 + the number of `cuts`
+    /// (ascending, distinct) below it. A binary search over the cuts as an array, one step per
+    /// subquery (6 for 64 ranges), each step reading the one before twice so that Spark keeps
+    /// them apart: a tree of CASEs, with a comparison per cut, made the scan's generated code
+    /// too long to be compiled whole (``SparkDialect/values``).
+    static func ranged(_ relation: String, numbering: String, cuts: [Int64]) -> String {
+        var steps = 0
+        while (1 << steps) - 1 < cuts.count { steps += 1 }
+        let padded = cuts + [Int64](repeating: .max, count: (1 << steps) - 1 - cuts.count)
+        let array = "array(\(padded.map { "\($0)L" }.joined(separator: ", ")))"
+        var source = "(SELECT *, \(numbering) AS auditor_n FROM \(relation)) AS auditor_r"
+        var below = "0"
+        for s in 0 ..< steps {
+            let step = 1 << (steps - 1 - s)
+            source = "(SELECT *, \(below) + CASE WHEN auditor_n > element_at(\(array), \(below) + \(step)) THEN \(step) ELSE 0 END "
+                + "AS auditor_s\(s) FROM \(source)) AS auditor_s\(s)"
+            below = "auditor_s\(s)"
         }
-        return "CASE WHEN \(value) IS NULL THEN 0 ELSE \(search(1, cuts.count + 1)) END"
+        return "SELECT *, CASE WHEN auditor_n IS NULL THEN 0 ELSE 1 + \(below) END AS auditor_bucket FROM \(source)"
     }
 
     /// The columns before the read's in a pushed-down row: range, number in it, verdict, tallies.
