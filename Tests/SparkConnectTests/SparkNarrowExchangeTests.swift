@@ -56,5 +56,47 @@ struct SparkNarrowExchangeTests {
         let violating = try #require(entity["violatingRecords"] as? Int)
         #expect(violating > 500 && violating < 2500, "\(entity)")
     }
+
+    /// The pushed-down queries add columns named `auditor_…` to `SELECT *`: a table's other
+    /// columns of such names are left out of them; a column read of such a name streams the entity.
+    @Test("columns named like the pushed-down queries' own: left out, or the entity is read here, saying why")
+    func columnsNamedLikeOurs() async throws {
+        let server = try await SparkTestServer.get()
+        let client = try SparkConnectClient(server.url, timeout: .seconds(300))
+        _ = try await client.sql("CREATE OR REPLACE GLOBAL TEMPORARY VIEW auditor_clash AS SELECT "
+                                 + "CASE WHEN i % 100 = 0 THEN 'x' ELSE CAST(i AS STRING) END AS id, CAST(i % 7 AS STRING) AS auditor_bucket, "
+                                 + "CAST(i AS STRING) AS AUDITOR_V0, CASE WHEN i % 10 = 0 THEN 'y' ELSE CAST(i AS STRING) END AS auditor_n "
+                                 + "FROM (SELECT id AS i FROM range(1, 2001))")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-clash-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let rules = """
+            version: 1
+            sources:
+              t:
+                path: "\(server.url)"
+                spark: { table: global_temp.auditor_clash, locate: id }
+            entities:
+              Row:
+                source: t
+                key: [id]
+                idPrefix: row
+                attributes:
+                  id: { type: integer, required: true, unique: true }
+
+            """
+        for (extra, violations) in [("", ["row.id.type": 20]), ("      auditor_n: { type: integer }\n", ["row.id.type": 20, "row.auditor_n.type": 200])] {
+            try (rules + extra).write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+            let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml"], in: scratch.path)
+            let input = try #require(AuditorBinary.input(pushed, source: "t"))
+            if extra.isEmpty {
+                #expect(input["ranIn"] as? String == "spark", "\(input)")
+            } else {
+                #expect(input["ranIn"] as? String != "spark", "\(input)")
+                #expect((input["pushdownRefused"] as? String)?.contains("`auditor_n`") == true, "\(input)")
+            }
+            #expect(AuditorBinary.violations(pushed).filter { $0.value > 0 } == violations)
+        }
+    }
 }
 #endif

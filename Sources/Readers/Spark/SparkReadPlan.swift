@@ -14,6 +14,14 @@ import SparkConnect
 struct SparkReadPlan {
     /// The relation as FROM names it: `` `db`.`people` `` or the temporary view.
     var relation: String
+    /// The relation with only the columns read, as the pushed-down queries read it: they add
+    /// columns of their own (`auditor_…`) to `SELECT *`, which the table's other columns
+    /// must not meet.
+    var readRelation: String { "(SELECT \(select.joined(separator: ", ")) FROM \(relation)) AS auditor_t" }
+    /// A column read whose name a pushed-down query also gives a column of its own, if any.
+    var clashingColumn: String? {
+        select.first { $0.lowercased().hasPrefix("`auditor_") }
+    }
     /// For messages: "table 'people'", "the parquet files 's3a://…'".
     var what: String
     /// The requested fields that are columns, in request order.

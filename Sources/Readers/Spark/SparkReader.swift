@@ -133,14 +133,14 @@ package final class SparkReader: RecordReader {
             let narrow = narrowed == nil && !dialect.windows
             let (cuts, duplicates) = try ranges(of: numbering, duplicatesOf: narrow ? key : nil, stage: stage)
             if narrow, let duplicates {
-                let ranged = "(\(Self.ranged(dialect.withValues(plan.relation), numbering: numbering, cuts: cuts))) AS auditor_b"
+                let ranged = "(\(Self.ranged(dialect.withValues(plan.readRelation), numbering: numbering, cuts: cuts))) AS auditor_b"
                 let dup = duplicates.isEmpty ? "FALSE" : "coalesce(\(dialect.isOneOf(key, duplicates)), FALSE)"
                 got = try session.run(narrowQuery(ranged: ranged, duplicated: dup, key: key, passes: passes,
                                                   conditions: conditions, columns: selected), stage: stage).rows
             } else {
                 // Spread by range first when every window of `passes` is partitioned by it too: one
                 // exchange then serves them all. The typed values are computed after it.
-                let ranged = Self.ranged(plan.relation, numbering: numbering, cuts: cuts)
+                let ranged = Self.ranged(plan.readRelation, numbering: numbering, cuts: cuts)
                 var spread = dialect.withValues("(\(ranged)\(dialect.windowsOutsideBuckets ? "" : " DISTRIBUTE BY auditor_bucket")) AS auditor_b")
                 if dialect.readsDuplicates {
                     spread = "(SELECT *, (sum(CASE WHEN \(key) IS NOT NULL THEN 1 ELSE 0 END) OVER (PARTITION BY auditor_bucket, \(key)) > 1) "
@@ -150,7 +150,7 @@ package final class SparkReader: RecordReader {
                                       stage: stage).rows
             }
         } else {
-            let one = "(SELECT *, 0 AS auditor_bucket FROM \(pushdownDialect?.withValues(plan.relation) ?? plan.relation)) AS auditor_b"
+            let one = "(SELECT *, 0 AS auditor_bucket FROM \(pushdownDialect?.withValues(plan.readRelation) ?? plan.readRelation)) AS auditor_b"
             got = try session.run(Self.evaluating(Self.verdict(passes, of: one), tallies: tallies, order: plan.order, columns: columns),
                                   stage: stage).rows
         }
@@ -222,9 +222,9 @@ package final class SparkReader: RecordReader {
             let repeated = "auditor_c > 1 AND auditor_k IS NOT NULL"
             sql = "SELECT \(percentiles), CASE WHEN count_if(\(repeated)) <= \(dialect.maxKeySet) THEN array_join(CAST(collect_list(auditor_k) "
                 + "FILTER (WHERE \(repeated)) AS ARRAY<STRING>), ',') END FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k, "
-                + "count(*) AS auditor_c FROM \(pushdownDialect?.withValues(plan.relation) ?? plan.relation) GROUP BY 1, 2) AS auditor_g"
+                + "count(*) AS auditor_c FROM \(pushdownDialect?.withValues(plan.readRelation) ?? plan.readRelation) GROUP BY 1, 2) AS auditor_g"
         } else {
-            sql = "SELECT \(percentiles) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.relation)) AS auditor_g"
+            sql = "SELECT \(percentiles) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.readRelation)) AS auditor_g"
         }
         let row = try session.run(sql, stage: stage).rows.first
         func numbers(_ value: SparkValue?) -> [Int64]? {
@@ -341,7 +341,9 @@ package final class SparkReader: RecordReader {
 // MARK: - Pushdown
 
 extension SparkReader: PushdownReader {
-    public var pushdownUnavailable: String? { nil }
+    public var pushdownUnavailable: String? {
+        plan.clashingColumn.map { "the column \($0) has a name that the pushed-down queries give their own columns (auditor_…)" }
+    }
 
     public var dialect: any SQLDialect {
         if let pushdownDialect { return pushdownDialect }
