@@ -85,7 +85,8 @@ struct SparkNarrowExchangeTests {
                   id: { type: integer, required: true, unique: true }
 
             """
-        for (extra, violations) in [("", ["row.id.type": 20]), ("      auditor_n: { type: integer }\n", ["row.id.type": 20, "row.auditor_n.type": 200])] {
+        let cases = [("", ["row.id.type": 20]), ("      auditor_n: { type: integer }\n", ["row.id.type": 20, "row.auditor_n.type": 200])]
+        for (extra, violations) in cases {
             try (rules + extra).write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
             let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml"], in: scratch.path)
             let input = try #require(AuditorBinary.input(pushed, source: "t"))
