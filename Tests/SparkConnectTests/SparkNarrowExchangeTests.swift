@@ -8,6 +8,26 @@ import Testing
 /// only, the conditions as bits of 62 to a column (SparkReader's narrow query).
 @Suite("spark: the verdict decided before the exchange", .enabled(if: SparkTestServer.available, SparkTestServer.skipReason))
 struct SparkNarrowExchangeTests {
+    /// Rules for the entity `Row` of the global temporary view `view`, located and unique by `id`,
+    /// with `attributes` (YAML lines) after `id`.
+    static func rules(_ url: String, view: String, attributes: String) -> String {
+        """
+        version: 1
+        sources:
+          t:
+            path: "\(url)"
+            spark: { table: global_temp.\(view), locate: id }
+        entities:
+          Row:
+            source: t
+            key: [id]
+            idPrefix: row
+            attributes:
+              id: { type: integer, required: true, unique: true }
+
+        """ + attributes
+    }
+
     /// 71 attributes, so 71 counted conditions: two columns of bits. Each optional column has
     /// NULLs at its own rate, so a condition counted in another's bit changes the evaluated
     /// counts; values above the maximum are rare (2 %, 1 %, none), so that about half the rows
@@ -26,21 +46,8 @@ struct SparkNarrowExchangeTests {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let attributes = (0 ..< 70).map { "      c\($0): { type: integer, max: \(97 + $0 % 3) }\n" }.joined()
-        try """
-            version: 1
-            sources:
-              t:
-                path: "\(server.url)"
-                spark: { table: global_temp.auditor_wide, locate: id }
-            entities:
-              Row:
-                source: t
-                key: [id]
-                idPrefix: row
-                attributes:
-                  id: { type: integer, required: true, unique: true }
-
-            """.appending(attributes).write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        try Self.rules(server.url, view: "auditor_wide", attributes: attributes)
+            .write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
         let shown = try await AuditorBinary.offPool {
             try AuditorBinary.run(["run", "rules.yml", "--format", "json", "--pushdown"], in: scratch.path, environment: ["AUDITOR_DEBUG_SQL": "1"])
         }
@@ -70,24 +77,11 @@ struct SparkNarrowExchangeTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-clash-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let rules = """
-            version: 1
-            sources:
-              t:
-                path: "\(server.url)"
-                spark: { table: global_temp.auditor_clash, locate: id }
-            entities:
-              Row:
-                source: t
-                key: [id]
-                idPrefix: row
-                attributes:
-                  id: { type: integer, required: true, unique: true }
 
-            """
         let cases = [("", ["row.id.type": 20]), ("      auditor_n: { type: integer }\n", ["row.id.type": 20, "row.auditor_n.type": 200])]
         for (extra, violations) in cases {
-            try (rules + extra).write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+            try Self.rules(server.url, view: "auditor_clash", attributes: extra)
+                .write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
             let (_, pushed) = try await AuditorBinary.sameReport(["run", "rules.yml"], in: scratch.path)
             let input = try #require(AuditorBinary.input(pushed, source: "t"))
             if extra.isEmpty {

@@ -133,7 +133,7 @@ package final class SparkReader: RecordReader {
             let narrow = narrowed == nil && !dialect.windows
             let (cuts, duplicates) = try ranges(of: numbering, duplicatesOf: narrow ? key : nil, stage: stage)
             if narrow, let duplicates {
-                let ranged = "(\(Self.ranged(dialect.withValues(plan.readRelation), numbering: numbering, cuts: cuts))) AS auditor_b"
+                let ranged = "(\(Self.ranged(valuedRelation, numbering: numbering, cuts: cuts))) AS auditor_b"
                 let dup = duplicates.isEmpty ? "FALSE" : "coalesce(\(dialect.isOneOf(key, duplicates)), FALSE)"
                 got = try session.run(narrowQuery(ranged: ranged, duplicated: dup, key: key, passes: passes,
                                                   conditions: conditions, columns: selected), stage: stage).rows
@@ -150,7 +150,7 @@ package final class SparkReader: RecordReader {
                                       stage: stage).rows
             }
         } else {
-            let one = "(SELECT *, 0 AS auditor_bucket FROM \(pushdownDialect?.withValues(plan.readRelation) ?? plan.readRelation)) AS auditor_b"
+            let one = "(SELECT *, 0 AS auditor_bucket FROM \(valuedRelation)) AS auditor_b"
             got = try session.run(Self.evaluating(Self.verdict(passes, of: one), tallies: tallies, order: plan.order, columns: columns),
                                   stage: stage).rows
         }
@@ -171,6 +171,9 @@ package final class SparkReader: RecordReader {
             + "row_number() OVER (PARTITION BY auditor_bucket ORDER BY \(order)) AS auditor_rn, \(windowed) "
             + "FROM \(source)) AS auditor_t WHERE NOT auditor_pass OR auditor_rn = 1"
     }
+
+    /// The columns read with the typed values that the pushed-down conditions read (``SparkDialect/withValues(_:)``).
+    private var valuedRelation: String { pushdownDialect?.withValues(plan.readRelation) ?? plan.readRelation }
 
     /// `source` with each row's verdict, `auditor_pass`.
     static func verdict(_ passes: String, of source: String) -> String {
@@ -222,7 +225,7 @@ package final class SparkReader: RecordReader {
             let repeated = "auditor_c > 1 AND auditor_k IS NOT NULL"
             sql = "SELECT \(percentiles), CASE WHEN count_if(\(repeated)) <= \(dialect.maxKeySet) THEN array_join(CAST(collect_list(auditor_k) "
                 + "FILTER (WHERE \(repeated)) AS ARRAY<STRING>), ',') END FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k, "
-                + "count(*) AS auditor_c FROM \(pushdownDialect?.withValues(plan.readRelation) ?? plan.readRelation) GROUP BY 1, 2) AS auditor_g"
+                + "count(*) AS auditor_c FROM \(valuedRelation) GROUP BY 1, 2) AS auditor_g"
         } else {
             sql = "SELECT \(percentiles) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.readRelation)) AS auditor_g"
         }
