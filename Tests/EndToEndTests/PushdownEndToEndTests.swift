@@ -640,6 +640,31 @@ struct PostgresPushdownTests {
         #expect(rule?["violations"] as? Int == 100_003, "\(rule ?? [:])")
     }
 
+    @Test("rows scanned in parallel, with gaps and moved rows: ordinals by position, same report")
+    func parallelScan() throws {
+        let server = try PostgresServer.shared.get()
+        // Dead tuples and rows that updates moved; costs that make the planner scan in parallel.
+        let database = try server.makeDatabase("parallel", setup: Self.setup + """
+            DELETE FROM t WHERE id % 13 = 0;
+            UPDATE t SET name = name WHERE id % 17 = 0;
+            """)
+        for setting in ["parallel_setup_cost = 0", "parallel_tuple_cost = 0", "min_parallel_table_scan_size = 0"] {
+            try server.psql("ALTER DATABASE \(database) SET \(setting)")
+        }
+        let scratch = try Scratch("pg-parallel")
+        defer { scratch.remove() }
+        try scratch.write("rules.yml", Self.rules.replacingOccurrences(of: "URL", with: server.url(database: database)))
+        let report = try PushdownEndToEndTests.expectSameReport(["run", "rules.yml", "--max-samples", "200"], in: scratch.url)
+        #expect(PushdownEndToEndTests.pushedInput(report, source: "t")?["ranIn"] as? String == "postgresql")
+        // The pushed-down query does run in parallel there.
+        let traced = try Auditor.run(["run", "rules.yml", "--pushdown", "--format", "json"], in: scratch.url,
+                                     environment: ["AUDITOR_DEBUG_SQL": "1"]).stderrText
+        let start = try #require(traced.range(of: "SELECT auditor_ordinal", options: .backwards))
+        let end = try #require(traced.range(of: "AS s", options: .backwards))
+        let plan = try server.psql("EXPLAIN (COSTS OFF) " + traced[start.lowerBound ..< end.upperBound], database: database)
+        #expect(plan.contains("Parallel Seq Scan on t"), "\(plan)")
+    }
+
     @Test("edge values of typed and text columns: same report, run in postgresql")
     func edgeValues() throws {
         let server = try PostgresServer.shared.get()

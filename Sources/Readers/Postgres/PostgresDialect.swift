@@ -39,7 +39,8 @@ final class PostgresDialect: SQLDialect {
     /// derived expression into every place that reads it.
     func relation(numbered: Bool, only names: Set<String>? = nil) -> String {
         let extra = derived.filter { names?.contains($0.name) ?? true }.map { ", \($0.expression) AS \($0.name)" }.joined()
-        return "(SELECT \(numbered ? "row_number() OVER () AS auditor_ordinal, " : "")*\(extra) FROM \(table) OFFSET 0) AS auditor_t"
+        let number = positioned ? "ctid" : "row_number() OVER ()"
+        return "(SELECT \(numbered ? "\(number) AS auditor_ordinal, " : "")*\(extra) FROM \(table) OFFSET 0) AS auditor_t"
     }
 
     /// The derived typed value of a text field read as `type`, made on first use.
@@ -64,9 +65,15 @@ final class PostgresDialect: SQLDialect {
         return name
     }
 
-    init(columns: [String: (column: String, kind: PostgresColumnKind)], table: String) {
+    /// What ``relation(numbered:only:)`` numbers rows with: `ctid` (their position, from which
+    /// ``PostgresPositions`` makes the ordinals, so that the scan may run in parallel), or
+    /// `row_number() OVER ()` over a serial scan.
+    let positioned: Bool
+
+    init(columns: [String: (column: String, kind: PostgresColumnKind)], table: String, positioned: Bool = false) {
         self.columns = columns
         self.table = table
+        self.positioned = positioned
     }
 
     func column(_ field: String) -> String? { columns[field]?.column }

@@ -16,6 +16,9 @@ struct PostgresReadPlan {
     var available: [String] = []
     /// For a table: what pushdown needs to read it again with a condition.
     var pushdown: (from: String, select: [String], columns: [String: (column: String, kind: PostgresColumnKind)])? = nil
+    /// A table or materialized view stored in a heap: every row has a `ctid`, and a serial scan
+    /// reads them in its order (``PostgresPositions``). Not a partitioned or foreign table, nor a view.
+    var heap = false
 
     // MARK: - table:
 
@@ -144,6 +147,7 @@ struct PostgresReadPlan {
             mapping[field] = (PostgresConnection.quoted(chosen[i]), plan.kinds[leading + i])
         }
         plan.pushdown = (from, selectList, mapping)
+        plan.heap = row[3] == "r" || row[3] == "m"
         return plan
     }
 

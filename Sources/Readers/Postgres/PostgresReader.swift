@@ -19,7 +19,9 @@ import Auditor
 ///   transaction (one snapshot: no change detection needed) with a `statement_timeout`; a
 ///   rules-file query is checked to be one SELECT and runs inside that transaction, which
 ///   refuses any write (a data-modifying `WITH`) with exit 78.
-/// - Memory: one COPY row at a time from libpq, so constant whatever the table's size.
+/// - Memory: one COPY row at a time from libpq, so constant whatever the table's size; a
+///   pushed-down read of a heap table keeps the rows that may fail until its COPY ends, and a
+///   bit per line pointer of the table (``PostgresPositions``).
 package final class PostgresReader: RecordReader {
     public let schema: Schema
     public let availableFields: [String]
@@ -41,6 +43,10 @@ package final class PostgresReader: RecordReader {
     private var pushdownDialect: PostgresDialect?
     /// A pushed-down read's tally of the rows that passed in the database.
     private var passing: (rows: Int, passed: Int, counts: [Int])?
+    /// A pushed-down read with positions: the rows seen, and those to read as records.
+    private var positions: PostgresPositions?
+    /// Those rows in order, once the COPY has ended.
+    private var ordered: [(ordinal: Int64, start: Int, count: Int)]?
 
     public var bytesRead: Int64 { bytes }
 
@@ -97,20 +103,27 @@ package final class PostgresReader: RecordReader {
     /// - Complexity: O(bytes of the rows): one pass over each COPY row.
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if let failure { throw failure }
+        if let ordered { return try nextPositioned(ordered, maxRecords: maxRecords) }
         guard let connection else { return nil }
         if let select = pendingSelect {
             pendingSelect = nil
             do throws(PostgresFailure) {
-                // One plan, no parallel workers: records come in the table's order, the same
-                // whether or not a pushed-down condition skips some.
-                try connection.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL synchronize_seqscans = off")
+                if positions != nil {
+                    // Rows come with their positions: any plan will do, parallel workers too.
+                    try connection.execute("SET LOCAL max_parallel_workers_per_gather TO DEFAULT")
+                } else {
+                    // One plan, no parallel workers: records come in the table's order, the same
+                    // whether or not a pushed-down condition skips some.
+                    try connection.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL synchronize_seqscans = off")
+                }
                 try connection.startCopy(select)
+                if positions != nil { try readPositioned(connection) }
             } catch {
-                let stage: PostgresErrors.Stage
-                if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: what) }
-                return try stop(PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target),
+                return try stop(PostgresErrors.auditError(error, stage: readStage, displayPath: displayPath, target: target),
                                 RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced))
             }
+            if let failure { throw failure }
+            if let ordered { return try nextPositioned(ordered, maxRecords: maxRecords) }
         }
         let limit = max(1, maxRecords)
         var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: min(limit, 1 << 16))
@@ -132,9 +145,7 @@ package final class PostgresReader: RecordReader {
                 if malformed { break }
             }
         } catch {
-            let stage: PostgresErrors.Stage
-            if case .query = options.source { stage = .query(mark: options.mark) } else { stage = .read(what: what) }
-            var error = PostgresErrors.auditError(error, stage: stage, displayPath: displayPath, target: target)
+            var error = PostgresErrors.auditError(error, stage: readStage, displayPath: displayPath, target: target)
             // A failure mid-read after the first row is the server's, not the query's text.
             if error.code == .invalidRules, produced + builder.count > 0, case .query = options.source {
                 error = AuditError(.malformedInput, error.message, location: error.location, cause: error.cause)
@@ -149,6 +160,57 @@ package final class PostgresReader: RecordReader {
         if ended { finishTransaction() }
         produced += builder.count
         guard builder.count > 0 else { return nil }
+        return builder.build()
+    }
+
+    /// What a failure of the read is reported against: the rules' query, or the table.
+    private var readStage: PostgresErrors.Stage {
+        if case .query = options.source { return .query(mark: options.mark) }
+        return .read(what: what)
+    }
+
+    /// Reads the whole COPY of a pushed-down read with positions, counting the rows that
+    /// passed and keeping the others; sets ``ordered`` (or ``failure``).
+    private func readPositioned(_ connection: PostgresConnection) throws(PostgresFailure) {
+        var wrong: String?
+        while try connection.nextCopyRow({ row in
+            bytes += Int64(row.count)
+            guard wrong == nil else { return }
+            guard let position = PostgresPositions.position(of: row), positions?.note(position) == true else {
+                wrong = String(decoding: row.prefix(24), as: UTF8.self)
+                return
+            }
+            if !countIfPassed(row) { positions?.keep(row, at: position) }
+        }) {}
+        finishTransaction()
+        if let wrong {
+            failure = AuditError(.internal, "PostgreSQL sent a pushed-down row at a position outside the table or twice: \(wrong)",
+                                 location: displayPath)
+        } else if let positions, positions.rows != passing?.rows {
+            failure = AuditError(.internal, "PostgreSQL sent \(positions.rows) positions for \(passing?.rows ?? 0) rows",
+                                 location: displayPath)
+        }
+        ordered = positions?.ordered() ?? []
+    }
+
+    /// The next chunk of the rows kept by ``readPositioned(_:)``, in their order.
+    private func nextPositioned(_ ordered: [(ordinal: Int64, start: Int, count: Int)],
+                                maxRecords: Int) throws(AuditError) -> RecordChunk? {
+        guard let positions, produced < ordered.count else { return nil }
+        let end = min(ordered.count, produced + max(1, maxRecords))
+        var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: end - produced)
+        builder.unsafeChunk.ordinals = []
+        for row in ordered[produced ..< end] {
+            let ok = positions.withRow(start: row.start, count: row.count) {
+                decoder.append($0, ordinal: row.ordinal, to: &builder.unsafeChunk)
+            }
+            builder.unsafeChunk.ordinals?.append(Int(row.ordinal))
+            guard ok else {
+                return try stop(AuditError(.malformedInput, "PostgreSQL at \(target) sent a COPY row with the wrong number of "
+                                           + "fields for \(what) (record \(row.ordinal))", location: displayPath), builder)
+            }
+        }
+        produced = end
         return builder.build()
     }
 
@@ -182,32 +244,46 @@ extension PostgresReader: PushdownReader {
 
     public var dialect: any SQLDialect {
         if let pushdownDialect { return pushdownDialect }
-        let made = PostgresDialect(columns: plan.pushdown?.columns ?? [:], table: plan.pushdown?.from ?? "NULL")
+        let made = PostgresDialect(columns: plan.pushdown?.columns ?? [:], table: plan.pushdown?.from ?? "NULL", positioned: plan.heap)
         pushdownDialect = made
         return made
     }
 
-    /// One scan for both: the COPY carries every row's ordinal, whether it passes and a bit per
-    /// counted condition; a passing row sends nothing else (its columns are NULL) and is only
-    /// counted here, the others are read as records. The engine evaluates `passes` once.
+    /// One scan for both: the COPY carries every row's ordinal (or position), whether it passes
+    /// and a bit per counted condition; a passing row sends nothing else (its columns are NULL)
+    /// and is only counted here, the others are read as records. The engine evaluates `passes` once.
+    ///
+    /// A heap table's rows carry their `ctid`, so the scan may run in parallel and in any order:
+    /// the rows to read are kept and sorted by position (``PostgresPositions``). Any other
+    /// relation is numbered by `row_number()` over a serial scan, and sorted back after a join
+    /// of duplicate keys, which may reorder rows.
     public func restrict(passing passes: String, counting conditions: [String]) throws {
-        guard let table = plan.pushdown, pendingSelect != nil else { return }
+        guard let table = plan.pushdown, pendingSelect != nil, let connection else { return }
         guard conditions.count <= 62 else {
             throw PushdownLowering.Refusal(reason: "it would count more than 62 conditions in one scan")
+        }
+        let positioned = pushdownDialect?.positioned ?? false
+        if positioned {
+            let size: String?
+            do throws(PostgresFailure) {
+                size = try connection.execute("SELECT current_setting('block_size')").first?.first ?? nil
+            } catch {
+                throw PostgresErrors.auditError(error, stage: .read(what: what), displayPath: displayPath, target: target)
+            }
+            positions = PostgresPositions(blockSize: size.flatMap { Int($0) } ?? 8192)
         }
         let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
         let flags = conditions.isEmpty ? "0" : conditions.enumerated()
             .map { "(CASE WHEN \($0.element) THEN \(Int64(1) << $0.offset) ELSE 0 END)" }.joined(separator: " + ")
         let columns = (table.select.isEmpty ? ["NULL"] : table.select).map { "CASE WHEN auditor_pass THEN NULL ELSE \($0) END" }
-        // The ordinals are numbered over the plain scan (innermost, nothing sorted below it);
-        // a join of duplicate keys may reorder rows, so they are then sorted back.
         pendingSelect = "SELECT auditor_ordinal, auditor_pass, auditor_flags, \(columns.joined(separator: ", ")) FROM "
             + "(SELECT auditor_t.*, (\(passes)) IS TRUE AS auditor_pass, (\(flags))::bigint AS auditor_flags "
             + "FROM \(pushdownDialect?.relation(numbered: true) ?? table.from) \(joins) OFFSET 0) AS s"
-            + (joins.isEmpty ? "" : " ORDER BY auditor_ordinal")
+            + (joins.isEmpty || positioned ? "" : " ORDER BY auditor_ordinal")
         PushdownLowering.trace(pendingSelect!)
-        decoder = PostgresCopyDecoder(kinds: [.integer, .text, .integer] + plan.kinds, keyField: plan.keyField.map { $0 + 3 },
-                                      leading: plan.leading + 3, ordinalField: 0)
+        decoder = PostgresCopyDecoder(kinds: [positioned ? .text : .integer, .text, .integer] + plan.kinds,
+                                      keyField: plan.keyField.map { $0 + 3 }, leading: plan.leading + 3,
+                                      ordinalField: positioned ? nil : 0)
         passing = (0, 0, Array(repeating: 0, count: conditions.count))
     }
 
