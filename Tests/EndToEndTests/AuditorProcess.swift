@@ -87,6 +87,16 @@ enum Auditor {
     /// not depend on who runs the tests.
     /// `program` runs another build of the command line (a team's auditor) instead.
     /// - Throws: ``Failure`` when the binary is missing, cannot start, or times out (it is killed).
+    /// The exit status of child `pid` (or the signal that ended it) once it has ended, without
+    /// reaping it: Foundation may still do so.
+    static func ended(_ pid: pid_t) -> Int32? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else {
+            return nil
+        }
+        return info._sifields._sigchld.si_status
+    }
+
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:],
                     timeout: Double = defaultTimeout, standardInput: URL? = nil,
@@ -125,20 +135,32 @@ enum Auditor {
         process.terminationHandler = { _ in finished.signal() }
         let start = ContinuousClock.now
         try process.run()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            // Only the child started here, by its own pid.
-            process.terminate()
-            if finished.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                finished.wait()
+        // Foundation's Process can miss a child's end when many start at once (its termination
+        // handler then never runs, and the child stays a zombie), so the child's end is also
+        // looked at directly.
+        let pid = process.processIdentifier
+        var status: Int32?
+        var killed = false
+        while status == nil {
+            if finished.wait(timeout: .now() + 0.2) == .success {
+                process.waitUntilExit()
+                status = process.terminationStatus
+            } else if let ended = Self.ended(pid) {
+                status = ended
+            } else if !killed, ContinuousClock.now - start > .seconds(timeout) {
+                // Only the child started here, by its own pid.
+                process.terminate()
+                if finished.wait(timeout: .now() + 5) == .timedOut, Self.ended(pid) == nil { kill(pid, SIGKILL) }
+                killed = true
             }
+        }
+        if killed {
             throw Failure(description: "auditor \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s and was killed")
         }
-        process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
         return Execution(
             arguments: arguments, directory: directory.path,
-            status: process.terminationStatus,
+            status: status ?? -1,
             stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
