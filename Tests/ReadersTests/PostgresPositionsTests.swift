@@ -22,7 +22,7 @@ struct PostgresPositionsTests {
     @Test("ordinals are the ranks of the kept positions among every position noted, in any order of arrival",
           arguments: [1, 2, 3, 4, 5])
     func ordinalsAreRanks(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(state: seed)
         var positions = PostgresPositions(blockSize: 8192)
         // Blocks with gaps (dead tuples), empty blocks, offsets up to 291 (8 kB pages).
         var all = [UInt64]()
@@ -63,18 +63,5 @@ struct PostgresPositionsTests {
         var large = PostgresPositions(blockSize: 32768)      // 1,169 tuples a block
         let big = large.note(1 << 16 | 1169)
         #expect(big && positions.rows == 2 && large.rows == 1)
-    }
-}
-
-/// A small seeded generator, so that a failing seed can be run again.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
