@@ -14,18 +14,18 @@ enum CLI {
             printError(e)
             return e.code.exitStatus
         } catch {
-            FileHandle.standardError.write(Data("auditor: internal error: \(error)\n".utf8))
+            StandardStream.write("auditor: internal error: \(error)\n", to: STDERR_FILENO)
             return .software
         }
     }
 
     static func printWarning(_ e: AuditError) {
-        FileHandle.standardError.write(Data((TerminalText.escaped("auditor: warning: " + e.description) + "\n").utf8))
+        StandardStream.write(TerminalText.escaped("auditor: warning: " + e.description) + "\n", to: STDERR_FILENO)
     }
 
     static func printError(_ e: AuditError) {
         // One line per diagnostic, each escaped on its own (data can never forge a line).
         let lines = e.diagnostics.isEmpty ? ["auditor: error: " + e.description] : e.diagnostics.map(\.description)
-        FileHandle.standardError.write(Data(lines.map { TerminalText.escaped($0) + "\n" }.joined().utf8))
+        StandardStream.write(lines.map { TerminalText.escaped($0) + "\n" }.joined(), to: STDERR_FILENO)
     }
 }

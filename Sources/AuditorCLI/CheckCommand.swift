@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
                                        structuralRules: StandardReaders.structuralRules, data: data,
                                        hooks: AuditorTool.validators)
             let lines = (check.errors + check.warnings).map { TerminalText.escaped($0.description) + "\n" }
-            FileHandle.standardError.write(Data(lines.joined().utf8))
+            StandardStream.write(lines.joined(), to: STDERR_FILENO)
             if !check.errors.isEmpty { return .dataError }
             if !quiet { print("\(rules): \(check.summary)") }
             return .passed

@@ -44,7 +44,7 @@ struct HistoryCommand: ParsableCommand {
             let store = try HistoryStore(path: path, access: .readOnly)
             let overview = try store.overview(last: last, rule: rule)
             let text = format == "json" ? HistoryJSON().render(overview) : HistoryText(ascii: ascii).render(overview)
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try ReportPublisher.writeStandardOutput(text)
             return .passed
         }
         throw ExitCode(status.rawValue)

@@ -64,7 +64,7 @@ struct ImportCoreDataCommand: ParsableCommand {
                 print(imported.rules, terminator: "")
             }
             let lines = imported.messages(store: store, quiet: quiet).map { TerminalText.escaped($0) + "\n" }
-            FileHandle.standardError.write(Data(lines.joined().utf8))
+            StandardStream.write(lines.joined(), to: STDERR_FILENO)
             return imported.problems.isEmpty ? .passed : .dataError
         }
         throw ExitCode(status.rawValue)

@@ -38,7 +38,7 @@ extension RunCommand {
 
     /// Writes `-vv` trace lines on stderr.
     func trace(_ lines: [String]) {
-        if verbose >= 2, !lines.isEmpty { FileHandle.standardError.write(Data(RunTrace.text(lines).utf8)) }
+        if verbose >= 2, !lines.isEmpty { StandardStream.write(RunTrace.text(lines), to: STDERR_FILENO) }
     }
 
     /// The reports these arguments ask for.

@@ -121,8 +121,8 @@ struct RunCommand: ParsableCommand {
             let report = outcome.report
             ProgressDisplay.clear(quiet: quiet)
             trace(RunTrace.inputs(report))
-            if !quiet { for note in outcome.notes { FileHandle.standardError.write(Data((TerminalText.escaped(note) + "\n").utf8)) } }
-            if verbose > 0 { for line in outcome.details { FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+            if !quiet { for note in outcome.notes { StandardStream.write(TerminalText.escaped(note) + "\n", to: STDERR_FILENO) } }
+            if verbose > 0 { for line in outcome.details { StandardStream.write(line + "\n", to: STDERR_FILENO) } }
             let failures = outcome.findingSink as? FailuresFile
             var publisher = self.publisher
             publisher.wording = ReportWording(outcome.catalog)
@@ -130,7 +130,7 @@ struct RunCommand: ParsableCommand {
             if let failures, !quiet {
                 let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "
                     + TerminalText.escaped(failures.path) + "\n"
-                FileHandle.standardError.write(Data(note.utf8))
+                StandardStream.write(note, to: STDERR_FILENO)
             }
             for e in outcome.inputErrors { CLI.printError(e) }
             for e in writeErrors { CLI.printError(e) }

@@ -36,7 +36,7 @@ package enum ProgressDisplay {
                 line += String(format: ", %.0f%%, ETA %.0fs", fraction * 100, max(0, eta))
             }
             if dumb { line += "\n" }
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardStream.write(line, to: STDERR_FILENO)
         }
     }
 
@@ -67,6 +67,6 @@ package enum ProgressDisplay {
 
     /// Clears the last progress line (nothing when quiet, not a terminal, or `TERM=dumb`).
     public static func clear(quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if !quiet, isatty(STDERR_FILENO) == 1, !isDumb(environment) { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        if !quiet, isatty(STDERR_FILENO) == 1, !isDumb(environment) { StandardStream.write("\r\u{1B}[2K", to: STDERR_FILENO) }
     }
 }

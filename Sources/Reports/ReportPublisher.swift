@@ -63,7 +63,7 @@ package struct ReportPublisher {
             if let reportFile {
                 do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                do { try Self.writeStandardOutput(text) } catch { writeErrors.append(error) }
             }
         }
         for (name, path) in extra {
@@ -83,5 +83,14 @@ package struct ReportPublisher {
             }
         }
         return writeErrors
+    }
+
+    /// Writes `text` to standard output (``StandardStream``): a report may be megabytes, and a
+    /// copy of it would add as much to the peak memory.
+    /// - Throws: `.io` when the write fails (a full disk behind a redirection).
+    package static func writeStandardOutput(_ text: String) throws(AuditError) {
+        if let failed = StandardStream.write(text, to: STDOUT_FILENO) {
+            throw AuditError(.io, "cannot write the report to standard output", cause: String(cString: strerror(failed)))
+        }
     }
 }

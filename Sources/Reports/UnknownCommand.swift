@@ -28,7 +28,7 @@ package enum UnknownCommand {
     /// argument is a mistyped subcommand; returns otherwise.
     package static func exitIfUnknown(_ arguments: [String], names: [String]) {
         guard let message = message(for: arguments, names: names + ["help"]) else { return }
-        FileHandle.standardError.write(Data(message.utf8))
+        StandardStream.write(message, to: STDERR_FILENO)
         exit(ExitStatus.usage.rawValue)
     }
 }

@@ -67,6 +67,19 @@ struct OutputFileTests {
         #expect(!text.utf8.contains(0x1B), "colour codes in a report file")
         #expect(try tmp.listing() == ["report.txt"])
     }
+
+    @Test("standard output or error that cannot be written (a full disk): 74 and why, or the exit status alone; no crash")
+    func standardOutputFull() throws {
+        let auditor = try #require(Auditor.executable).path
+        let run = try Auditor.run(["-c", "exec \"$0\" run rules/people.yml --format json > /dev/full", auditor],
+                                  program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 74, "\(run.stderrText)")
+        #expect(run.stderrText.contains("cannot write the report to standard output (No space left on device)"), "\(run.stderrText)")
+        // Standard error full too: the error is lost, its exit status is not (Foundation trapped, 132).
+        let silent = try Auditor.run(["-c", "exec \"$0\" run no-such-rules.yml 2>/dev/full", auditor],
+                                     program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(silent.status == 66, "\(silent.stderrText)")
+    }
 }
 
 /// Hands an execution from a background thread to the test (guarded by a lock).

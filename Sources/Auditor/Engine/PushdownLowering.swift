@@ -332,7 +332,7 @@ package struct PushdownLowering {
     /// the SQL they send).
     package static func trace(_ sql: String) {
         guard ProcessInfo.processInfo.environment["AUDITOR_DEBUG_SQL"] != nil else { return }
-        FileHandle.standardError.write(Data((sql + "\n").utf8))
+        StandardStream.write(sql + "\n", to: STDERR_FILENO)
     }
 
     /// The condition under which a valid value passes a property check, or nil.
