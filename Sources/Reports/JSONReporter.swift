@@ -105,7 +105,7 @@ public struct JSONReporter: Reporter {
         }
         ids += set.byRule.keys.filter { !seen.contains($0) }.sorted()
         return .object(ids.map { id in
-            JSONValue.Member(key: id, value: .array((set.byRule[id] ?? []).map { .string(Fingerprint.hex($0)) }))
+            JSONValue.Member(key: id, value: .fingerprints(set.byRule[id] ?? []))
         })
     }
 

@@ -10,6 +10,10 @@ enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([Member])
+    /// An array of fingerprints, each written as a string of 16 lowercase hex digits
+    /// (``Fingerprint/hex(_:)``): a report may list hundreds of thousands, and a `String`
+    /// each would cost an allocation and 40 bytes before a byte is written.
+    case fingerprints([UInt64])
 
     /// One object member.
     struct Member: Sendable, Equatable {
@@ -61,6 +65,22 @@ struct JSONWriter {
         case .integer(let number): Self.appendDecimal(number, to: &out)
         case .decimal(let number): out.append(contentsOf: (NumberText.jsonDecimal(number) ?? "null").utf8)
         case .string(let text): Self.appendQuoted(text, htmlSafe: htmlSafe, to: &out)
+        case .fingerprints(let values) where compact || values.isEmpty:
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.appendHex(value, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .fingerprints(let values):
+            out.append(contentsOf: "[\n".utf8)
+            for (index, value) in values.enumerated() {
+                Self.indent(&out, depth + 1)
+                Self.appendHex(value, to: &out)
+                out.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
+            }
+            Self.indent(&out, depth)
+            out.append(UInt8(ascii: "]"))
         case .array(let elements) where compact:
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -104,6 +124,16 @@ struct JSONWriter {
 
     private static func indent(_ out: inout [UInt8], _ depth: Int) {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    /// `"` + the 16 lowercase hex digits of `value` + `"`.
+    private static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt64(shift)) & 0xF)
+            out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The decimal digits of `number`, without building a `String`.

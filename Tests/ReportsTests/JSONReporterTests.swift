@@ -241,6 +241,24 @@ struct JSONReporterTests {
         #expect(NumberText.jsonDecimal(value) == expected)
     }
 
+    /// Fingerprints are written straight as bytes: the same text as an array of their
+    /// ``Fingerprint/hex(_:)`` strings, pretty or compact, nested or not, empty or not.
+    @Test("a fingerprint list is written as the array of its hex strings")
+    func fingerprintLists() {
+        for size in [0, 1, 2, 17] {
+            let values: [UInt64] = (0 ..< size).map { (i: Int) -> UInt64 in
+                if i < 2 { return i == 0 ? 0 : .max }
+                return UInt64(i) &* 0x9E37_79B9_7F4A_7C15 >> UInt64(i * 7 % 64)
+            }
+            let strings = JSONValue.array(values.map { JSONValue.string(Fingerprint.hex($0)) })
+            for writer in [JSONWriter(), JSONWriter(compact: true)] {
+                #expect(writer.write(.fingerprints(values)) == writer.write(strings))
+                #expect(writer.write(.object(["a": .object(["r": .fingerprints(values)]), "b": .integer(1)]))
+                        == writer.write(.object(["a": .object(["r": strings]), "b": .integer(1)])))
+            }
+        }
+    }
+
     @Test("non-finite decimals become null")
     func nonFinite() {
         #expect(NumberText.jsonDecimal(.nan) == nil)
