@@ -640,13 +640,15 @@ struct PostgresPushdownTests {
         #expect(rule?["violations"] as? Int == 100_003, "\(rule ?? [:])")
     }
 
-    @Test("rows scanned in parallel, with gaps and moved rows: ordinals by position, same report")
+    @Test("rows scanned in parallel, with gaps and moved rows, spilled and merged: ordinals by position, same report")
     func parallelScan() throws {
         let server = try PostgresServer.shared.get()
-        // Dead tuples and rows that updates moved; costs that make the planner scan in parallel.
+        // Dead tuples and rows that updates moved; costs that make the planner scan in parallel;
+        // names too long, so the rows that fail outgrow the 8 MiB kept in memory.
         let database = try server.makeDatabase("parallel", setup: Self.setup + """
             DELETE FROM t WHERE id % 13 = 0;
             UPDATE t SET name = name WHERE id % 17 = 0;
+            UPDATE t SET name = repeat('y', 8000 + (id % 7)::integer) WHERE id % 3 = 0;
             """)
         for setting in ["parallel_setup_cost = 0", "parallel_tuple_cost = 0", "min_parallel_table_scan_size = 0"] {
             try server.psql("ALTER DATABASE \(database) SET \(setting)")
@@ -663,6 +665,8 @@ struct PostgresPushdownTests {
         let end = try #require(traced.range(of: "AS s", options: .backwards))
         let plan = try server.psql("EXPLAIN (COSTS OFF) " + traced[start.lowerBound ..< end.upperBound], database: database)
         #expect(plan.contains("Parallel Seq Scan on t"), "\(plan)")
+        let spilled = traced.firstMatch(of: /spilled in (\d+) runs/).flatMap { Int($0.1) }
+        #expect((spilled ?? 0) >= 2, "\(traced.suffix(300))")
     }
 
     @Test("edge values of typed and text columns: same report, run in postgresql")

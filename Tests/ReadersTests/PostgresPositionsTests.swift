@@ -1,3 +1,4 @@
+import Auditor
 import AuditorReaders
 import Testing
 
@@ -19,49 +20,69 @@ struct PostgresPositionsTests {
         }
     }
 
-    @Test("ordinals are the ranks of the kept positions among every position noted, in any order of arrival",
-          arguments: [1, 2, 3, 4, 5])
-    func ordinalsAreRanks(seed: UInt64) throws {
+    /// Arrival as a parallel scan sends rows: the blocks dealt out to 1–4 processes in chunks,
+    /// each process sending its blocks' rows in order, the processes' streams interleaved at
+    /// random. Kept rows held in memory (`1 << 30`), or spilled to the temporary file in runs of
+    /// a few rows (`200` bytes) or of one row (`1`), then merged.
+    @Test("ordinals are the ranks of the kept positions among every position noted, blocks interleaved",
+          arguments: [1, 2, 3, 4, 5], [1 << 30, 200, 1])
+    func ordinalsAreRanks(seed: UInt64, memory: Int) throws {
         var random = SplitMix64(state: seed)
-        var positions = PostgresPositions(blockSize: 8192)
+        var positions = PostgresPositions(blockSize: 8192, blocks: Int(seed % 3) * 20, memory: memory)
         // Blocks with gaps (dead tuples), empty blocks, offsets up to 291 (8 kB pages).
-        var all = [UInt64]()
-        for block in 0 ..< UInt64(40 + random.next() % 40) where random.next() % 7 != 0 {
-            let top = 1 + random.next() % 291
-            for offset in 1 ... top where random.next() % 4 != 0 { all.append(block << 16 | offset) }
+        var byBlock = [[UInt64]]()
+        for block in 0 ..< UInt64(40 + random.next() % 40) {
+            let top = random.next() % 7 == 0 ? 0 : 1 + random.next() % 291
+            byBlock.append(top == 0 ? [] : (1 ... top).filter { _ in random.next() % 4 != 0 }.map { block << 16 | $0 })
         }
-        var arrival = all
-        for i in arrival.indices.reversed() { arrival.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        let all = byBlock.flatMap { $0 }
+        var streams = Array(repeating: [UInt64](), count: Int(1 + random.next() % 4))
+        var block = 0
+        while block < byBlock.count {
+            let chunk = Int(1 + random.next() % 5)
+            for b in block ..< min(byBlock.count, block + chunk) { streams[Int(random.next() % UInt64(streams.count))] += byBlock[b] }
+            block += chunk
+        }
         var keptText = [UInt64: String]()
-        for p in arrival {
-            let fresh = positions.note(p)
-            #expect(fresh)
+        var next = Array(repeating: 0, count: streams.count)
+        while let s = streams.indices.filter({ next[$0] < streams[$0].count }).randomElement(using: &random) {
+            let p = streams[s][next[s]]
+            next[s] += 1
+            let noted = positions.note(p)
+            let rank = try #require(noted)
             if random.next() % 9 == 0 {
                 let row = "(\(p >> 16),\(p & 0xFFFF))\tf\t\(random.next() % 1000)\n"
                 keptText[p] = row
-                Array(row.utf8).withUnsafeBufferPointer { positions.keep($0, at: p) }
+                try Array(row.utf8).withUnsafeBufferPointer { row in
+                    try Result { () throws(AuditError) in try positions.keep(row, at: p, rank: rank) }.get()
+                }
             }
         }
         #expect(positions.rows == all.count)
+        #expect(memory > 1000 ? positions.spilledRuns == 0 : positions.spilledRuns > 1)
         let rank = Dictionary(uniqueKeysWithValues: all.sorted().enumerated().map { ($1, Int64($0 + 1)) })
-        let ordered = positions.ordered()
-        #expect(ordered.count == keptText.count)
-        let expected = keptText.keys.sorted()
-        for (got, p) in zip(ordered, expected) {
+        var read = [(ordinal: Int64, text: String)]()
+        while let row = try positions.next({ (ordinal: $0, text: String(decoding: $1, as: UTF8.self)) }) { read.append(row) }
+        #expect(read.count == keptText.count)
+        for (got, p) in zip(read, keptText.keys.sorted()) {
             #expect(got.ordinal == rank[p])
-            let text = positions.withRow(start: got.start, count: got.count) { String(decoding: $0, as: UTF8.self) }
-            #expect(text == keptText[p])
+            #expect(got.text == keptText[p])
         }
+        #expect(try positions.next { _, _ in 0 } == nil)
     }
 
-    @Test("a position noted twice, or beyond what a block of that size holds, is refused")
+    @Test("a position noted twice, before one of its block, or beyond what a block of that size holds, is refused")
     func refusesImpossiblePositions() {
         var positions = PostgresPositions(blockSize: 8192)
         let block: UInt64 = 3 << 16
-        let noted = [block | 5, block | 5, block | 291, block | 320].map { positions.note($0) }
-        #expect(noted == [true, false, true, false])
+        var noted = [Int?]()
+        for p: UInt64 in [block | 5, block | 5, block | 4, 9 << 16 | 1, block | 7, block | 291, block | 292, block | 0] {
+            noted.append(positions.note(p))
+        }
+        #expect(noted == [1, nil, nil, 1, 2, 3, nil, nil])
         var large = PostgresPositions(blockSize: 32768)      // 1,169 tuples a block
-        let big = large.note(1 << 16 | 1169)
-        #expect(big && positions.rows == 2 && large.rows == 1)
+        let big = (large.note(1 << 16 | 1169), large.note(2 << 16 | 1170))
+        #expect(big.0 == 1 && big.1 == nil)
+        #expect(positions.rows == 4 && large.rows == 1)
     }
 }

@@ -16,9 +16,10 @@ struct PostgresReadPlan {
     var available: [String] = []
     /// For a table: what pushdown needs to read it again with a condition.
     var pushdown: (from: String, select: [String], columns: [String: (column: String, kind: PostgresColumnKind)])? = nil
-    /// A table or materialized view stored in a heap: every row has a `ctid`, and a serial scan
-    /// reads them in its order (``PostgresPositions``). Not a partitioned or foreign table, nor a view.
-    var heap = false
+    /// The oid of a table or materialized view stored in a heap (access method `heap`): every
+    /// row has a `ctid`, and a scan reads a block's rows in their order (``PostgresPositions``).
+    /// Nil for another access method, a partitioned or foreign table, a view or a query.
+    var heap: String?
 
     // MARK: - table:
 
@@ -32,8 +33,9 @@ struct PostgresReadPlan {
         let relations: [[String?]]
         do {
             relations = try connection.execute("""
-                SELECT c.oid::text, n.nspname, c.relname, c.relkind::text, pg_catalog.pg_table_is_visible(c.oid)::text
+                SELECT c.oid::text, n.nspname, c.relname, c.relkind::text, pg_catalog.pg_table_is_visible(c.oid)::text, am.amname::text
                 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam
                 WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
                   AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
                   AND ($1 = '' OR n.nspname = $1 OR lower(n.nspname) = lower($1))
@@ -147,7 +149,7 @@ struct PostgresReadPlan {
             mapping[field] = (PostgresConnection.quoted(chosen[i]), plan.kinds[leading + i])
         }
         plan.pushdown = (from, selectList, mapping)
-        plan.heap = row[3] == "r" || row[3] == "m"
+        plan.heap = (row[3] == "r" || row[3] == "m") && row[5] == "heap" ? oid : nil
         return plan
     }
 

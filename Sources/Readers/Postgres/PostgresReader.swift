@@ -20,8 +20,9 @@ import Auditor
 ///   rules-file query is checked to be one SELECT and runs inside that transaction, which
 ///   refuses any write (a data-modifying `WITH`) with exit 78.
 /// - Memory: one COPY row at a time from libpq, so constant whatever the table's size; a
-///   pushed-down read of a heap table keeps the rows that may fail until its COPY ends, and a
-///   bit per line pointer of the table (``PostgresPositions``).
+///   pushed-down read of a heap table keeps 4 bytes per block of the table, and the rows
+///   that may fail until its COPY ends, up to 8 MiB in memory and the rest in sorted runs in a
+///   temporary file (``PostgresPositions``).
 package final class PostgresReader: RecordReader {
     public let schema: Schema
     public let availableFields: [String]
@@ -43,10 +44,10 @@ package final class PostgresReader: RecordReader {
     private var pushdownDialect: PostgresDialect?
     /// A pushed-down read's tally of the rows that passed in the database.
     private var passing: (rows: Int, passed: Int, counts: [Int])?
-    /// A pushed-down read with positions: the rows seen, and those to read as records.
+    /// A pushed-down read with positions: the rows seen, and those to read as records (in
+    /// their order once `copied`, the COPY having ended).
     private var positions: PostgresPositions?
-    /// Those rows in order, once the COPY has ended.
-    private var ordered: [(ordinal: Int64, start: Int, count: Int)]?
+    private var copied = false
 
     public var bytesRead: Int64 { bytes }
 
@@ -103,7 +104,7 @@ package final class PostgresReader: RecordReader {
     /// - Complexity: O(bytes of the rows): one pass over each COPY row.
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
         if let failure { throw failure }
-        if let ordered { return try nextPositioned(ordered, maxRecords: maxRecords) }
+        if copied { return try nextPositioned(maxRecords: maxRecords) }
         guard let connection else { return nil }
         if let select = pendingSelect {
             pendingSelect = nil
@@ -123,7 +124,7 @@ package final class PostgresReader: RecordReader {
                                 RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced))
             }
             if let failure { throw failure }
-            if let ordered { return try nextPositioned(ordered, maxRecords: maxRecords) }
+            if copied { return try nextPositioned(maxRecords: maxRecords) }
         }
         let limit = max(1, maxRecords)
         var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: min(limit, 1 << 16))
@@ -170,47 +171,63 @@ package final class PostgresReader: RecordReader {
     }
 
     /// Reads the whole COPY of a pushed-down read with positions, counting the rows that
-    /// passed and keeping the others; sets ``ordered`` (or ``failure``).
+    /// passed and keeping the others; sets ``copied`` (or ``failure``).
     private func readPositioned(_ connection: PostgresConnection) throws(PostgresFailure) {
         var wrong: String?
+        var spillFailure: AuditError?
         while try connection.nextCopyRow({ row in
             bytes += Int64(row.count)
-            guard wrong == nil else { return }
-            guard let position = PostgresPositions.position(of: row), positions?.note(position) == true else {
+            guard wrong == nil, spillFailure == nil else { return }
+            guard let position = PostgresPositions.position(of: row), let rank = positions?.note(position) else {
                 wrong = String(decoding: row.prefix(24), as: UTF8.self)
                 return
             }
-            if !countIfPassed(row) { positions?.keep(row, at: position) }
+            if !countIfPassed(row) {
+                do throws(AuditError) { try positions?.keep(row, at: position, rank: rank) } catch { spillFailure = error }
+            }
         }) {}
         finishTransaction()
-        if let wrong {
-            failure = AuditError(.internal, "PostgreSQL sent a pushed-down row at a position outside the table or twice: \(wrong)",
+        copied = true
+        if let positions { PushdownLowering.trace("-- \(positions.rows) positions; the kept rows spilled in \(positions.spilledRuns) runs") }
+        if let spillFailure {
+            failure = spillFailure
+        } else if let wrong {
+            failure = AuditError(.internal, "PostgreSQL sent a pushed-down row at a position outside its block, twice, or "
+                                 + "before a row of the same block that it had sent already, so the records cannot be "
+                                 + "numbered as a serial scan would: \(wrong); audit this table without pushdown",
                                  location: displayPath)
         } else if let positions, positions.rows != passing?.rows {
             failure = AuditError(.internal, "PostgreSQL sent \(positions.rows) positions for \(passing?.rows ?? 0) rows",
                                  location: displayPath)
         }
-        ordered = positions?.ordered() ?? []
     }
 
     /// The next chunk of the rows kept by ``readPositioned(_:)``, in their order.
-    private func nextPositioned(_ ordered: [(ordinal: Int64, start: Int, count: Int)],
-                                maxRecords: Int) throws(AuditError) -> RecordChunk? {
-        guard let positions, produced < ordered.count else { return nil }
-        let end = min(ordered.count, produced + max(1, maxRecords))
-        var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: end - produced)
+    private func nextPositioned(maxRecords: Int) throws(AuditError) -> RecordChunk? {
+        let limit = max(1, maxRecords)
+        var builder = RecordChunkBuilder(columnCount: schema.fields.count, firstRecord: produced, capacity: min(limit, 1 << 16))
         builder.unsafeChunk.ordinals = []
-        for row in ordered[produced ..< end] {
-            let ok = positions.withRow(start: row.start, count: row.count) {
-                decoder.append($0, ordinal: row.ordinal, to: &builder.unsafeChunk)
+        while builder.count < limit {
+            let read: (ok: Bool, ordinal: Int64)?
+            do throws(AuditError) {
+                read = try positions?.next { ordinal, row in
+                    builder.unsafeChunk.ordinals?.append(Int(ordinal))
+                    return (decoder.append(row, ordinal: ordinal, to: &builder.unsafeChunk), ordinal)
+                }
+            } catch {
+                return try stop(AuditError(error.code, error.message, location: displayPath, cause: error.cause), builder)
             }
-            builder.unsafeChunk.ordinals?.append(Int(row.ordinal))
-            guard ok else {
+            guard let read else {
+                positions = nil         // every kept row is read: the bitmap and buffers go
+                break
+            }
+            guard read.ok else {
                 return try stop(AuditError(.malformedInput, "PostgreSQL at \(target) sent a COPY row with the wrong number of "
-                                           + "fields for \(what) (record \(row.ordinal))", location: displayPath), builder)
+                                           + "fields for \(what) (record \(read.ordinal))", location: displayPath), builder)
             }
         }
-        produced = end
+        produced += builder.count
+        guard builder.count > 0 else { return nil }
         return builder.build()
     }
 
@@ -244,7 +261,7 @@ extension PostgresReader: PushdownReader {
 
     public var dialect: any SQLDialect {
         if let pushdownDialect { return pushdownDialect }
-        let made = PostgresDialect(columns: plan.pushdown?.columns ?? [:], table: plan.pushdown?.from ?? "NULL", positioned: plan.heap)
+        let made = PostgresDialect(columns: plan.pushdown?.columns ?? [:], table: plan.pushdown?.from ?? "NULL", positioned: plan.heap != nil)
         pushdownDialect = made
         return made
     }
@@ -264,13 +281,16 @@ extension PostgresReader: PushdownReader {
         }
         let positioned = pushdownDialect?.positioned ?? false
         if positioned {
-            let size: String?
+            let sizes: [String?]
             do throws(PostgresFailure) {
-                size = try connection.execute("SELECT current_setting('block_size')").first?.first ?? nil
+                sizes = try connection.execute("SELECT current_setting('block_size'), pg_catalog.pg_relation_size($1::oid)",
+                                               [plan.heap ?? "0"]).first ?? []
             } catch {
                 throw PostgresErrors.auditError(error, stage: .read(what: what), displayPath: displayPath, target: target)
             }
-            positions = PostgresPositions(blockSize: size.flatMap { Int($0) } ?? 8192)
+            let blockSize = sizes.first.flatMap { $0.flatMap { Int($0) } } ?? 8192
+            let bytes = sizes.dropFirst().first.flatMap { $0.flatMap { Int($0) } } ?? 0
+            positions = PostgresPositions(blockSize: blockSize, blocks: bytes / max(1, blockSize))
         }
         let joins = pushdownDialect?.joins.joined(separator: " ") ?? ""
         let flags = conditions.isEmpty ? "0" : conditions.enumerated()
