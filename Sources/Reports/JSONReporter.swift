@@ -56,6 +56,11 @@ public struct JSONReporter: Reporter {
         JSONWriter(htmlSafe: htmlSafe).write(Self.document(report))
     }
 
+    /// The same document, handed to `sink` about 64 KiB at a time (``ReportPublisher``).
+    package func write(_ report: AuditReport, to sink: (UnsafeRawBufferPointer) throws(AuditError) -> Void) throws(AuditError) {
+        try JSONWriter(htmlSafe: htmlSafe).write(Self.document(report), to: sink)
+    }
+
     /// The report as a JSON value, members in schema order.
     /// - Parameters:
     ///   - report: The report.

@@ -1,3 +1,5 @@
+import Auditor
+
 /// A JSON value whose objects keep their members in the order written, so output is
 /// deterministic without sorting keys (which would scatter `id` away from the top of a rule).
 enum JSONValue: Sendable, Equatable {
@@ -58,7 +60,34 @@ struct JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func append(_ value: JSONValue, to out: inout [UInt8], depth: Int) {
+    /// The same text, handed to `sink` about 64 KiB at a time: a report listing hundreds of
+    /// thousands of fingerprints never exists whole in memory. After `sink` throws, nothing
+    /// more is written and the error is rethrown.
+    func write(_ value: JSONValue, to sink: (UnsafeRawBufferPointer) throws(AuditError) -> Void) throws(AuditError) {
+        var failure: AuditError?
+        withoutActuallyEscaping(sink) { sink in
+            let flush = { (out: inout [UInt8]) in
+                if failure == nil {
+                    do throws(AuditError) { try out.withUnsafeBytes { bytes in Result { () throws(AuditError) in try sink(bytes) } }.get() }
+                    catch { failure = error }
+                }
+                out.removeAll(keepingCapacity: true)
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 17)
+            append(value, to: &out, depth: 0, flush: flush)
+            out.append(UInt8(ascii: "\n"))
+            flush(&out)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Hands `out` to `flush` once it holds 64 KiB.
+    private static func spill(_ out: inout [UInt8], _ flush: ((inout [UInt8]) -> Void)?) {
+        if let flush, out.count >= 1 << 16 { flush(&out) }
+    }
+
+    private func append(_ value: JSONValue, to out: inout [UInt8], depth: Int, flush: ((inout [UInt8]) -> Void)? = nil) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -70,6 +99,7 @@ struct JSONWriter {
             for (index, value) in values.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.appendHex(value, to: &out)
+                Self.spill(&out, flush)
             }
             out.append(UInt8(ascii: "]"))
         case .fingerprints(let values):
@@ -78,6 +108,7 @@ struct JSONWriter {
                 Self.indent(&out, depth + 1)
                 Self.appendHex(value, to: &out)
                 out.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
+                Self.spill(&out, flush)
             }
             Self.indent(&out, depth)
             out.append(UInt8(ascii: "]"))
@@ -85,7 +116,7 @@ struct JSONWriter {
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                append(element, to: &out, depth: depth)
+                append(element, to: &out, depth: depth, flush: flush)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members) where compact:
@@ -94,7 +125,7 @@ struct JSONWriter {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.appendQuoted(member.key, htmlSafe: htmlSafe, to: &out)
                 out.append(UInt8(ascii: ":"))
-                append(member.value, to: &out, depth: depth)
+                append(member.value, to: &out, depth: depth, flush: flush)
             }
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
@@ -102,8 +133,9 @@ struct JSONWriter {
             out.append(contentsOf: "[\n".utf8)
             for (index, element) in elements.enumerated() {
                 Self.indent(&out, depth + 1)
-                append(element, to: &out, depth: depth + 1)
+                append(element, to: &out, depth: depth + 1, flush: flush)
                 out.append(contentsOf: (index == elements.count - 1 ? "\n" : ",\n").utf8)
+                Self.spill(&out, flush)
             }
             Self.indent(&out, depth)
             out.append(UInt8(ascii: "]"))
@@ -114,8 +146,9 @@ struct JSONWriter {
                 Self.indent(&out, depth + 1)
                 Self.appendQuoted(member.key, htmlSafe: htmlSafe, to: &out)
                 out.append(contentsOf: ": ".utf8)
-                append(member.value, to: &out, depth: depth + 1)
+                append(member.value, to: &out, depth: depth + 1, flush: flush)
                 out.append(contentsOf: (index == members.count - 1 ? "\n" : ",\n").utf8)
+                Self.spill(&out, flush)
             }
             Self.indent(&out, depth)
             out.append(UInt8(ascii: "}"))

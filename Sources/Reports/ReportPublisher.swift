@@ -58,16 +58,28 @@ package struct ReportPublisher {
                                        unicode: unicode, maxBytes: maxBytes, failures: link(page: page), wording: wording)
         }
         if let main = reporter(format, color: useColor, page: reportFile) {
-            let text = main.render(report)
-            trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
-            if let reportFile {
-                do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
+            if let json = main as? JSONReporter {
+                let written = Self.stream(json, report, to: reportFile, option: "--output", protecting: protected)
+                trace(["\(format) report, \(written.bytes) bytes, to \(reportFile ?? "stdout")"])
+                if let error = written.error { writeErrors.append(error) }
             } else {
-                do { try Self.writeStandardOutput(text) } catch { writeErrors.append(error) }
+                let text = main.render(report)
+                trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
+                if let reportFile {
+                    do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
+                } else {
+                    do { try Self.writeStandardOutput(text) } catch { writeErrors.append(error) }
+                }
             }
         }
         for (name, path) in extra {
             guard let other = reporter(name, color: false, page: path) else { continue }
+            if let json = other as? JSONReporter {
+                let written = Self.stream(json, report, to: path, option: "--report", protecting: protected)
+                trace(["\(name) report, \(written.bytes) bytes, to \(path)"])
+                if let error = written.error { writeErrors.append(error) }
+                continue
+            }
             let rendered = other.render(report)
             trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
             do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch { writeErrors.append(error) }
@@ -83,6 +95,35 @@ package struct ReportPublisher {
             }
         }
         return writeErrors
+    }
+
+    /// Writes a JSON report as it is rendered, 64 KiB at a time, to `path` (atomically, as
+    /// ``OutputFile`` does) or standard output (nil, `-`): the fingerprints of a large audit
+    /// make megabytes that would otherwise be held twice, as bytes and as a `String`.
+    /// - Returns: the bytes written, and the error that stopped the write.
+    static func stream(_ json: JSONReporter, _ report: AuditReport, to path: String?, option: String,
+                       protecting protected: ProtectedFiles) -> (bytes: Int, error: AuditError?) {
+        var bytes = 0
+        do throws(AuditError) {
+            guard let path else {
+                try json.write(report) { (chunk: UnsafeRawBufferPointer) throws(AuditError) in
+                    if let failed = StandardStream.write(chunk, to: STDOUT_FILENO) {
+                        throw AuditError(.io, "cannot write the report to standard output", cause: String(cString: strerror(failed)))
+                    }
+                    bytes += chunk.count
+                }
+                return (bytes, nil)
+            }
+            let file = try OutputFile(path: path, what: "the report", option: option, protecting: protected)
+            try json.write(report) { (chunk: UnsafeRawBufferPointer) throws(AuditError) in
+                try file.write(chunk)
+                bytes += chunk.count
+            }
+            try file.commit()
+            return (bytes, nil)
+        } catch {
+            return (bytes, error)
+        }
     }
 
     /// Writes `text` to standard output (``StandardStream``): a report may be megabytes, and a

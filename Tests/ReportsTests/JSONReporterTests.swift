@@ -259,6 +259,29 @@ struct JSONReporterTests {
         }
     }
 
+    /// A report too large to hold twice: streamed in pieces of about 64 KiB that join into the
+    /// text ``JSONWriter/write(_:)`` returns; a sink that fails stops the writing.
+    @Test("a streamed document is the same text, in bounded pieces; a failing sink stops it")
+    func streamedDocument() throws {
+        let prints = (0 ..< 30_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        let value = JSONValue.object(["rules": .array((0 ..< 3_000).map { .object(["id": .string("r\($0) é\u{1}"), "n": .integer(Int64($0))]) }),
+                                      "fingerprints": .object(["a": .fingerprints(prints), "b": .fingerprints([])])])
+        for writer in [JSONWriter(), JSONWriter(htmlSafe: true), JSONWriter(compact: true)] {
+            var pieces = [[UInt8]]()
+            try writer.write(value) { (bytes: UnsafeRawBufferPointer) throws(AuditError) in pieces.append(Array(bytes)) }
+            #expect(String(decoding: pieces.joined(), as: UTF8.self) == writer.write(value))
+            #expect(pieces.count > 5 && pieces.allSatisfy { $0.count < 1 << 17 }, "\(pieces.map(\.count))")
+        }
+        var calls = 0
+        #expect(throws: AuditError.self) {
+            try JSONWriter().write(value) { (_: UnsafeRawBufferPointer) throws(AuditError) in
+                calls += 1
+                throw AuditError(.io, "full")
+            }
+        }
+        #expect(calls == 1)
+    }
+
     @Test("non-finite decimals become null")
     func nonFinite() {
         #expect(NumberText.jsonDecimal(.nan) == nil)

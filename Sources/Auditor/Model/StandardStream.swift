@@ -13,15 +13,20 @@ package enum StandardStream {
     @discardableResult
     package static func write(_ text: String, to descriptor: Int32) -> Int32? {
         var text = text
-        return text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return n < 0 ? errno : EIO }
-                done += n
-            }
-            return nil
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`.
+    /// - Returns: nil, or the `errno` of the write that failed.
+    @discardableResult
+    package static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return n < 0 ? errno : EIO }
+            done += n
         }
+        return nil
     }
 }
