@@ -218,7 +218,7 @@ package final class PostgresReader: RecordReader {
                 return try stop(AuditError(error.code, error.message, location: displayPath, cause: error.cause), builder)
             }
             guard let read else {
-                positions = nil         // every kept row is read: the bitmap and buffers go
+                positions = nil         // every kept row is read: the counts and buffers go
                 break
             }
             guard read.ok else {
