@@ -107,9 +107,7 @@ package struct ReportPublisher {
         do throws(AuditError) {
             guard let path else {
                 try json.write(report) { (chunk: UnsafeRawBufferPointer) throws(AuditError) in
-                    if let failed = StandardStream.write(chunk, to: STDOUT_FILENO) {
-                        throw AuditError(.io, "cannot write the report to standard output", cause: String(cString: strerror(failed)))
-                    }
+                    try writeStandardOutput(chunk)
                     bytes += chunk.count
                 }
                 return (bytes, nil)
@@ -130,7 +128,12 @@ package struct ReportPublisher {
     /// copy of it would add as much to the peak memory.
     /// - Throws: `.io` when the write fails (a full disk behind a redirection).
     package static func writeStandardOutput(_ text: String) throws(AuditError) {
-        if let failed = StandardStream.write(text, to: STDOUT_FILENO) {
+        var text = text
+        try text.withUTF8 { bytes in Result { () throws(AuditError) in try writeStandardOutput(UnsafeRawBufferPointer(bytes)) } }.get()
+    }
+
+    private static func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) throws(AuditError) {
+        if let failed = StandardStream.write(bytes, to: STDOUT_FILENO) {
             throw AuditError(.io, "cannot write the report to standard output", cause: String(cString: strerror(failed)))
         }
     }

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// Writes text to standard output or standard error from the string's own bytes.
+/// Writes text to standard output or standard error from the string's own bytes (and bytes
+/// to any descriptor, whole, retrying `EINTR`).
 ///
 /// Foundation's `FileHandle.write(_:)` traps when the write fails (`2>/dev/full`, a full disk
 /// behind a redirection), and needs a `Data` copy of the text first. A closed pipe still

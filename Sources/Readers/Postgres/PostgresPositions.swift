@@ -74,7 +74,7 @@ package struct PostgresPositions {
         if block >= blocks.count { blocks.append(contentsOf: repeatElement(0, count: max(block + 1, blocks.count * 2) - blocks.count)) }
         let seen = blocks[block]
         guard offset > seen >> 16 else { return nil }
-        blocks[block] = offset << 16 | (seen & 0xFFFF) + 1
+        blocks[block] = offset << 16 | ((seen & 0xFFFF) + 1)
         rows += 1
         return Int(seen & 0xFFFF) + 1
     }
@@ -131,14 +131,12 @@ package struct PostgresPositions {
         if let spill {
             if !kept.isEmpty { try writeRun() }
             for run in spill.runs { made.append(try Run(file: spill, from: run.start, to: run.end)) }
-            arena = []
-            kept = []
         } else {
             kept.sort { $0.position < $1.position }
             made.append(Run(bytes: arena, rows: kept))
-            arena = []
-            kept = []
         }
+        arena = []
+        kept = []
         runs = made
     }
 
@@ -276,20 +274,13 @@ private final class SpillFile {
 
     deinit { close(fd) }
 
+    /// Appends `bytes` (the file's offset only moves here; reads use `pread`).
     func append(_ bytes: [UInt8]) throws(AuditError) {
-        try bytes.withUnsafeBytes { raw in Result { () throws(AuditError) in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(size))
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else {
-                    throw AuditError(.io, "cannot write the rows of a pushed-down read to a temporary file; free space "
-                                     + "or set TMPDIR to another folder", cause: String(cString: strerror(errno)))
-                }
-                done += n
-                size += Int64(n)
-            }
-        } }.get()
+        if let failed = bytes.withUnsafeBytes({ StandardStream.write($0, to: fd) }) {
+            throw AuditError(.io, "cannot write the rows of a pushed-down read to a temporary file; free space "
+                             + "or set TMPDIR to another folder", cause: String(cString: strerror(failed)))
+        }
+        size += Int64(bytes.count)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(AuditError) -> Int {
