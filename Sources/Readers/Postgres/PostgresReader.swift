@@ -329,19 +329,18 @@ extension PostgresReader: PushdownReader {
     /// Counts a COPY row of a pushed-down read that passed (`t` in its second field), from
     /// its third field's bits; false for a row to read as a record.
     fileprivate func countIfPassed(_ row: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard var tally = passing else { return false }
-        tally.rows += 1
-        defer { passing = tally }
+        guard passing != nil else { return false }
+        passing!.rows += 1          // in place: a copy of the tally would copy its counts per row
         var i = 0
         while i < row.count, row[i] != 0x09 { i += 1 }
         guard i + 2 < row.count, row[i + 1] == UInt8(ascii: "t"), row[i + 2] == 0x09 else { return false }
-        tally.passed += 1
+        passing!.passed += 1
         var j = i + 3
         var bits: UInt64 = 0
         while j < row.count, row[j] >= 0x30, row[j] <= 0x39 { bits = bits &* 10 &+ UInt64(row[j] - 0x30); j += 1 }
         while bits != 0 {
             let k = bits.trailingZeroBitCount
-            if k < tally.counts.count { tally.counts[k] += 1 }
+            if k < passing!.counts.count { passing!.counts[k] += 1 }
             bits &= bits - 1
         }
         return true
