@@ -58,7 +58,8 @@ import Testing
         ["8", "3", "Theta", "draft", "hal"],        // inserted, fine
     ])
 
-    func run(previous: Bool = true, changedOnly: Bool = false, jobs: Int = 1, chunk: Int = 2) throws -> AuditReport {
+    func run(previous: Bool = true, changedOnly: Bool = false, jobs: Int = 1, chunk: Int = 2,
+             fingerprints: Bool = false) throws -> AuditReport {
         var tables = ["docs": docs2, "folders": folders2]
         tables["docs-prev"] = docs1
         tables["folders-prev"] = folders1
@@ -67,10 +68,24 @@ import Testing
         var options = AuditOptions(jobs: jobs, chunkSize: chunk)
         if previous { options.previousPaths = ["docs": "docs-prev.mem", "folders": "folders-prev.mem"] }
         options.changedOnly = changedOnly
+        options.collectFingerprints = fingerprints
         return try AuditEngine(registry: registry, options: options).run(plan).report
     }
 
     func rule(_ r: AuditReport, _ id: String) throws -> RuleOutcome { try #require(r.rules.first { $0.id == id }) }
+
+    /// The deleted record's finding comes from a second pass over the previous snapshot: its
+    /// fingerprint joins the entity's, as every other finding's does.
+    @Test func everyFindingHasAFingerprintDeletedRecordsToo() throws {
+        let r = try run(fingerprints: true)
+        let fingerprints = try #require(r.fingerprints)
+        let deleted = try rule(r, "doc.delete.archived")
+        #expect(deleted.violations == 1)
+        let fp = try #require(deleted.samples.first?.fingerprint)
+        #expect(fingerprints.contains(fp, rule: deleted.fingerprintKey))
+        for o in r.rules { #expect(fingerprints.byRule[o.fingerprintKey, default: []].count == o.violations, "\(o.id)") }
+        #expect(fingerprints.count == r.rules.reduce(0) { $0 + $1.violations })
+    }
 
     @Test(arguments: [(1, 1), (1, 2), (2, 3), (2, 4096)])
     func classifiesEveryRecord(jobs: Int, chunk: Int) throws {

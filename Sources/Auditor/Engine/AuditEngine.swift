@@ -165,10 +165,11 @@ public struct AuditEngine: Sendable {
         var fingerprints = [String: [UInt64]]()
         for (ei, entity) in plan.entities.enumerated() {
             guard let pass = passes[ei] else { continue }
-            if let acc = pass.accumulator, let fps = acc.fingerprints {
+            if let acc = pass.accumulator, let fps = acc.takeFingerprints() {
                 for (slot, list) in fps.enumerated() {
                     let rule = acc.entity.plan.rules[slot]
-                    fingerprints[Fingerprint.ruleKey(id: rule.id, entity: rule.entity, source: rule.source), default: []] += list
+                    let key = Fingerprint.ruleKey(id: rule.id, entity: rule.entity, source: rule.source)
+                    if fingerprints[key] == nil { fingerprints[key] = list } else { fingerprints[key]? += list }
                 }
             }
             for summary in pass.files.isEmpty ? [pass.summary] : pass.files
@@ -223,7 +224,7 @@ public struct AuditEngine: Sendable {
                                  durationSeconds: (ContinuousClock.now - clock).seconds, failOn: options.failOn,
                                  maxSamples: options.maxSamples, inputs: inputs, rules: rules, entities: entities,
                                  records: records)
-        if options.collectFingerprints { report.fingerprints = FingerprintSet(byRule: fingerprints) }
+        if options.collectFingerprints { report.fingerprints = FingerprintSet(byRule: consume fingerprints) }
         return AuditResult(report: report, inputErrors: errors)
     }
 

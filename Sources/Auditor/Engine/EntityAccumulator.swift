@@ -60,9 +60,12 @@ final class EntityAccumulator {
     /// Per reference key rule: referencing records per deleted parent (dense index in the
     /// parent's previous snapshot), for deny delete rules.
     var deletedReferences: [Int: [Int32: Int]] = [:]
-    /// Per rule slot: the fingerprint of every violation, when collecting them.
-    var fingerprints: [[UInt64]]?
-    private var fingerprintCounter = FingerprintCounter()
+    /// Per rule slot, when collecting fingerprints: the counter that issued its findings'
+    /// fingerprints (and still holds them, see ``takeFingerprints()``), and the fingerprints
+    /// of the delete pass's findings (``absorb(_:)``).
+    private var fingerprintCounters: [FingerprintCounter]?
+    private var absorbedFingerprints: [[UInt64]] = []
+    var collectsFingerprints: Bool { fingerprintCounters != nil }
     /// For type checks, by check: values of the declared type (see ``RootCause``).
     var typeValid: [Int: Int] = [:]
     /// By slot: violations not listed because a reviewer suppressed them, by reviewer id.
@@ -71,7 +74,10 @@ final class EntityAccumulator {
     init(entity: BoundEntity, maxSamples: Int, sink: (any FindingSink)? = nil, providedTables: [KeyTable]? = nil,
          collectFingerprints: Bool = false) {
         self.entity = entity
-        if collectFingerprints { fingerprints = Array(repeating: [], count: entity.plan.rules.count) }
+        if collectFingerprints {
+            fingerprintCounters = Array(repeating: FingerprintCounter(), count: entity.plan.rules.count)
+            absorbedFingerprints = Array(repeating: [], count: entity.plan.rules.count)
+        }
         self.maxSamples = maxSamples
         self.sink = sink
         counts = Array(repeating: 0, count: entity.plan.rules.count)
@@ -238,7 +244,7 @@ final class EntityAccumulator {
                     // Counted for its rule, not listed: suppressed by the reviewer, and said so.
                     // Its fingerprint is still recorded, so a baseline does not see it resolved.
                     suppressedByHook[slot, default: [:]][who, default: 0] += 1
-                    if fingerprints != nil {
+                    if collectsFingerprints {
                         var f = FindingBuilder.finding(entity, chunk, Int(row), h, first: firstSeen[Int64(row) << 32 | Int64(h.check)],
                                                        hookMessage: ev.hookMessages[Int64(row) << 32 | Int64(h.check)],
                                                        violations: ev.violations[Int64(row) << 32 | Int64(h.check)],
@@ -249,7 +255,7 @@ final class EntityAccumulator {
                 }
                 let wantSample = samples[slot].count < maxSamples
                 var counted = false
-                if !wantSample, rowFindings == nil, fingerprints == nil,
+                if !wantSample, rowFindings == nil, !collectsFingerprints,
                    let value = FindingBuilder.value(entity, chunk, Int(row), h) {
                     frequent[slot].add(value)
                     counted = true
@@ -308,12 +314,27 @@ final class EntityAccumulator {
     /// - Parameter key: The record's real key when `f.key` is masked (a sensitive key), so that
     ///   the fingerprint tells records apart without the key ever being stored.
     func stamp(_ f: inout Finding, slot: Int, key: String? = nil) {
-        guard fingerprints != nil else { return }
+        guard fingerprintCounters != nil else { return }
         // A structural rule hashes the reader's own id: fingerprints stay those of older runs.
         let readerID = slot < entity.structuralIDs.count ? entity.structuralIDs[slot] : nil
-        let fp = fingerprintCounter.next(f, ruleID: readerID, key: key)
-        f.fingerprint = fp
-        fingerprints?[slot].append(fp)
+        f.fingerprint = fingerprintCounters?[slot].next(f, ruleID: readerID, key: key)
+    }
+
+    /// Every fingerprint issued so far, by rule slot, in no particular order; the counters are
+    /// emptied as their lists are made, so the two are never held at once.
+    /// - Returns: Nil when this pass does not collect fingerprints.
+    func takeFingerprints() -> [[UInt64]]? {
+        guard var counters = fingerprintCounters else { return nil }
+        fingerprintCounters = nil
+        var lists = [[UInt64]]()
+        for slot in counters.indices {
+            var list = counters[slot].issued()
+            counters[slot] = FingerprintCounter()
+            list += absorbedFingerprints[slot]
+            lists.append(list)
+        }
+        absorbedFingerprints = []
+        return lists
     }
 
     /// Adds the findings of the delete pass (the previous snapshot's deleted records) to this,
@@ -323,6 +344,7 @@ final class EntityAccumulator {
     func absorb(_ other: EntityAccumulator) {
         var mine = [String: Int]()
         for (slot, rule) in entity.plan.rules.enumerated() { mine[rule.id] = slot }
+        let theirFingerprints = other.takeFingerprints()
         for (theirs, rule) in other.entity.plan.rules.enumerated() {
             guard let slot = mine[rule.id] else { continue }
             counts[slot] += other.counts[theirs]
@@ -330,7 +352,7 @@ final class EntityAccumulator {
             for f in other.samples[theirs] where samples[slot].count < maxSamples { samples[slot].append(f) }
             if let e = other.evaluatedOverride[theirs] { evaluatedOverride[slot, default: 0] += e }
             if let s = other.skippedOverride[theirs] { skippedOverride[slot, default: 0] += s }
-            if let list = other.fingerprints?[theirs] { fingerprints?[slot] += list }
+            if let list = theirFingerprints?[theirs], collectsFingerprints { absorbedFingerprints[slot] += list }
             for (who, n) in other.suppressedByHook[theirs] ?? [:] { suppressedByHook[slot, default: [:]][who, default: 0] += n }
         }
         // Deleted records are listed with their findings but not counted among the entity's

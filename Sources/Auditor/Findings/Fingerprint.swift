@@ -69,9 +69,15 @@ package enum Fingerprint {
 }
 
 /// Assigns fingerprints to findings in input order (occurrence numbers need an order).
-/// One per audit; used on the audit thread only.
+/// One per rule of an entity's pass (a base names its rule, so the counts are the same as one
+/// counter's); used on the audit thread only.
+///
+/// Most bases occur once, so they are kept in a set (8 bytes a slot); only a base seen again
+/// gets a count (16 bytes a slot), which halves the counter's memory on a run of many findings.
 package struct FingerprintCounter: Sendable {
-    private var seen: [UInt64: Int] = [:]
+    private var seen = Set<UInt64>()
+    /// The occurrences so far of each base seen more than once.
+    private var repeats: [UInt64: Int] = [:]
 
     public init() {}
 
@@ -79,9 +85,22 @@ package struct FingerprintCounter: Sendable {
     /// - Parameters: `ruleID` and `key` as in ``Fingerprint/base(of:ruleID:key:)``.
     public mutating func next(_ f: Finding, ruleID: String? = nil, key: String? = nil) -> UInt64 {
         let base = Fingerprint.base(of: f, ruleID: ruleID, key: key)
-        let n = seen[base, default: 0]
-        seen[base] = n + 1
+        if seen.insert(base).inserted { return Fingerprint.make(base: base, occurrence: 0) }
+        let n = repeats[base, default: 1]
+        repeats[base] = n + 1
         return Fingerprint.make(base: base, occurrence: n)
+    }
+
+    /// Every fingerprint that ``next(_:ruleID:key:)`` has returned, in no particular order:
+    /// the counter holds them all, so a list of them need not be kept beside it.
+    public func issued() -> [UInt64] {
+        var list = [UInt64]()
+        list.reserveCapacity(seen.count + repeats.values.reduce(0) { $0 + $1 - 1 })
+        for base in seen { list.append(Fingerprint.make(base: base, occurrence: 0)) }
+        for (base, n) in repeats {
+            for k in 1 ..< n { list.append(Fingerprint.make(base: base, occurrence: k)) }
+        }
+        return list
     }
 }
 
@@ -104,8 +123,11 @@ extension RuleOutcome {
 public struct FingerprintSet: Sendable, Equatable {
     public var byRule: [String: [UInt64]]
 
-    public init(byRule: [String: [UInt64]] = [:]) {
-        self.byRule = byRule.mapValues { Array(Set($0)).sorted() }
+    /// - Parameter byRule: Each rule's fingerprints in any order; sorted in place when the
+    ///   caller hands over the only reference (`consume`).
+    public init(byRule: consuming [String: [UInt64]] = [:]) {
+        for key in Array(byRule.keys) { byRule[key]?.sortAndRemoveRepeats() }
+        self.byRule = byRule
     }
 
     /// The number of fingerprints over all rules.
@@ -120,5 +142,18 @@ public struct FingerprintSet: Sendable, Equatable {
             if list[mid] < fp { lo = mid + 1 } else { hi = mid }
         }
         return lo < list.count && list[lo] == fp
+    }
+}
+
+extension [UInt64] {
+    /// Sorts ascending and drops repeats, in place: no second copy of a long list.
+    mutating func sortAndRemoveRepeats() {
+        sort()
+        var kept = 0
+        for i in indices where kept == 0 || self[i] != self[kept - 1] {
+            self[kept] = self[i]
+            kept += 1
+        }
+        removeLast(count - kept)
     }
 }
