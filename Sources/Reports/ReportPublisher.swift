@@ -57,32 +57,27 @@ package struct ReportPublisher {
             StandardReporters.reporter(format: format, color: color, verbose: verbose, baseDirectory: baseDirectory,
                                        unicode: unicode, maxBytes: maxBytes, failures: link(page: page), wording: wording)
         }
-        if let main = reporter(format, color: useColor, page: reportFile) {
-            if let json = main as? JSONReporter {
-                let written = Self.stream(json, report, to: reportFile, option: "--output", protecting: protected)
-                trace(["\(format) report, \(written.bytes) bytes, to \(reportFile ?? "stdout")"])
+        /// One report to `path` (nil: standard output); a JSON report is streamed as it is rendered.
+        func write(_ reporter: any Reporter, _ name: String, to path: String?, option: String) {
+            if let json = reporter as? JSONReporter {
+                let written = Self.stream(json, report, to: path, option: option, protecting: protected)
+                trace(["\(name) report, \(written.bytes) bytes, to \(path ?? "stdout")"])
                 if let error = written.error { writeErrors.append(error) }
-            } else {
-                let text = main.render(report)
-                trace(["\(format) report, \(text.utf8.count) bytes, to \(reportFile ?? "stdout")"])
-                if let reportFile {
-                    do { try OutputFile.write(text, to: reportFile, protecting: protected) } catch { writeErrors.append(error) }
+                return
+            }
+            let text = reporter.render(report)
+            trace(["\(name) report, \(text.utf8.count) bytes, to \(path ?? "stdout")"])
+            do throws(AuditError) {
+                if let path {
+                    try OutputFile.write(text, to: path, option: option, protecting: protected)
                 } else {
-                    do { try Self.writeStandardOutput(text) } catch { writeErrors.append(error) }
+                    try Self.writeStandardOutput(text)
                 }
-            }
+            } catch { writeErrors.append(error) }
         }
+        if let main = reporter(format, color: useColor, page: reportFile) { write(main, format, to: reportFile, option: "--output") }
         for (name, path) in extra {
-            guard let other = reporter(name, color: false, page: path) else { continue }
-            if let json = other as? JSONReporter {
-                let written = Self.stream(json, report, to: path, option: "--report", protecting: protected)
-                trace(["\(name) report, \(written.bytes) bytes, to \(path)"])
-                if let error = written.error { writeErrors.append(error) }
-                continue
-            }
-            let rendered = other.render(report)
-            trace(["\(name) report, \(rendered.utf8.count) bytes, to \(path)"])
-            do { try OutputFile.write(rendered, to: path, option: "--report", protecting: protected) } catch { writeErrors.append(error) }
+            if let other = reporter(name, color: false, page: path) { write(other, name, to: path, option: "--report") }
         }
         // GitHub job summary: the reporter stays pure, the publisher appends.
         if ([format] + extra.map(\.format)).contains("github"), let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {

@@ -169,6 +169,7 @@ public struct AuditEngine: Sendable {
                 for (slot, list) in fps.enumerated() {
                     let rule = acc.entity.plan.rules[slot]
                     let key = Fingerprint.ruleKey(id: rule.id, entity: rule.entity, source: rule.source)
+                    // Taken as it is when first seen (`+=` onto `[]` would copy it).
                     if fingerprints[key] == nil { fingerprints[key] = list } else { fingerprints[key]? += list }
                 }
             }
