@@ -48,7 +48,9 @@ package final class KeyTable: @unchecked Sendable {
     /// Per key (dense index): the first occurrence's location (line, rowid or ordinal).
     public var locations: [Int64] { storage.locations }
 
-    /// Approximate bytes held (for the memory figures in the docs).
+    /// Approximate bytes held, the same on every run over the same keys: what `--memory-limit`
+    /// is checked against. The per-key arrays count at the capacity that doubling gives them,
+    /// not at their allocations' sizes, which vary with the process's other allocations.
     public var memoryBytes: Int { storage.memoryBytes }
 
     /// Inserts an integer key if absent.
@@ -176,9 +178,18 @@ struct KeyTableStorage {
         mask = size - 1
     }
 
+    /// The slots, and the per-key arrays at the capacity that doubling gives them. Not their
+    /// `capacity`: that includes the allocator's rounding, which depends on what else the
+    /// process allocated, so a spill (and the report that says so) would vary from run to run.
     var memoryBytes: Int {
-        slots.capacity * 4 + intKeys.capacity * 8 + offsets.capacity * 4 + lengths.capacity * 4
-            + arena.capacity + locations.capacity * 8
+        slots.count * 4 + Self.grownCount(intKeys.count) * 8 + Self.grownCount(offsets.count) * 4
+            + Self.grownCount(lengths.count) * 4 + Self.grownCount(arena.count) + Self.grownCount(locations.count) * 8
+    }
+
+    /// The capacity of an array that grew to `count` elements by doubling: the power of two at
+    /// or above it (at least 16), 0 for none.
+    static func grownCount(_ count: Int) -> Int {
+        count == 0 ? 0 : max(16, 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
     }
 
     mutating func insert(_ key: Int64, location: Int64) -> (index: Int, first: Int64?) {

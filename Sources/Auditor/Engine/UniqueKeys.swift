@@ -53,9 +53,10 @@ package struct UniqueKeys {
     /// The number of distinct keys.
     package var count: Int { rangeCount + parts.reduce(0) { $0 + $1.count } + (byteKeys?.count ?? 0) }
 
-    /// Bytes held by the slots and side tables (for the memory figures in the docs).
+    /// Bytes held by the slots and side tables, from their counts: the same on every run over
+    /// the same keys, as ``KeyTable/memoryBytes``.
     package var memoryBytes: Int {
-        range.capacity * 4 + parts.reduce(0) { $0 + $1.slots.capacity * 4 }
+        range.count * 4 + parts.reduce(0) { $0 + $1.slots.count * 4 }
             + (byteKeys?.memoryBytes ?? 0) + wideLocations.capacity * 24
     }
 
