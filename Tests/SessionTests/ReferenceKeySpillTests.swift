@@ -88,6 +88,22 @@ import Testing
         return (parentCSV, childCSV, dangling)
     }
 
+    /// ``rules(cardinality:)`` with the parents' ids unique too: a unique and a referenced key set.
+    static var rulesWithUniqueIDs: String {
+        rules().replacingOccurrences(of: "id: { type: integer, required: true }\n      code",
+                                     with: "id: { type: integer, required: true, unique: true }\n      code")
+    }
+
+    /// A folder with ``rulesWithUniqueIDs``, 40,000 parents and 15,000 children.
+    static func uniqueAndReferenced() throws -> Folder {
+        let folder = try Folder()
+        let (parents, children, _) = data(parents: 40_000, children: 15_000)
+        try folder.write("rules.yml", rulesWithUniqueIDs)
+        try folder.write("parents.csv", parents)
+        try folder.write("children.csv", children)
+        return folder
+    }
+
     @Test("Spilled referenced keys give the in-memory report, failures file and exit status", arguments: [1, 2])
     func sameReport(jobs: Int) throws {
         let folder = try Folder()
@@ -122,8 +138,7 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let ids = (0 ..< 5_000).map { String($0 * 7919 + 3) }
-        try folder.write("rules.yml", Self.rules().replacingOccurrences(of: "id: { type: integer, required: true }\n      code",
-                                                                        with: "id: { type: integer, required: true, unique: true }\n      code"))
+        try folder.write("rules.yml", Self.rulesWithUniqueIDs)
         try folder.write("parents.csv", "id,code\n" + ids.map { "\($0),c\($0)\n" }.joined())
         try folder.write("children.csv", "cid,pid,pcode,note\n" + ids.enumerated().map { "\($0),\($1),c\($1),aa\n" }.joined())
         let memory = try KeySpillTests.run(folder, limit: nil, jobs: 2, failures: "memory.jsonl")
@@ -140,13 +155,8 @@ import Testing
     /// referenced one, which needs no second read of the parents.
     @Test("The unique and the referenced key sets share one --memory-limit")
     func oneLimitForBoth() throws {
-        let folder = try Folder()
+        let folder = try Self.uniqueAndReferenced()
         defer { folder.remove() }
-        let (parents, children, _) = Self.data(parents: 40_000, children: 15_000)
-        try folder.write("rules.yml", Self.rules().replacingOccurrences(of: "id: { type: integer, required: true }\n      code",
-                                                                        with: "id: { type: integer, required: true, unique: true }\n      code"))
-        try folder.write("parents.csv", parents)
-        try folder.write("children.csv", children)
         func run(limit: Int?) throws -> AuditOutcome {
             var request = Session.request(folder)
             // The file is two 512 KiB morsels: each key set is measured after the first one's
@@ -172,13 +182,8 @@ import Testing
     /// the test above then failed now and then).
     @Test("The same audit spills at the same size on every run, also in runs at the same time")
     func spilledBytesAreReproducible() throws {
-        let folder = try Folder()
+        let folder = try Self.uniqueAndReferenced()
         defer { folder.remove() }
-        let (parents, children, _) = Self.data(parents: 40_000, children: 15_000)
-        try folder.write("rules.yml", Self.rules().replacingOccurrences(of: "id: { type: integer, required: true }\n      code",
-                                                                        with: "id: { type: integer, required: true, unique: true }\n      code"))
-        try folder.write("parents.csv", parents)
-        try folder.write("children.csv", children)
         let runs = 6
         var request = Session.request(folder)
         request.memoryLimit = 1
