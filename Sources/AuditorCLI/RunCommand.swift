@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Evaluation threads (default: the number of cores; -vv shows how many were used).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("The memory the key sets of unique rules, and those of referenced keys, may each hold, e.g. 512M or 2G (powers of 1024; default: half the RAM). Beyond it they spill to disk and inputs are read again; same report.", valueName: "SIZE")) var memoryLimit: String?
+    @Option(help: ArgumentHelp("The memory an entity's key sets, of unique rules and of referenced keys together, may hold, e.g. 512M or 2G (powers of 1024; default: half the RAM). Beyond it they spill to disk, referenced keys first, and inputs are read again; same report.", valueName: "SIZE")) var memoryLimit: String?
 
     @Option(help: "Sample findings kept per rule, and violating records kept per entity.")
     var maxSamples: Int = 20
