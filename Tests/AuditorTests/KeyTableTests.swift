@@ -93,4 +93,34 @@ import Testing
         // Byte keys first, then integers only.
         Self.check(Array(keys.reversed()), absent: absent, capacity: 1)
     }
+
+    /// What `--memory-limit` is checked against, counted from the keys, so that the same keys
+    /// give the same figure on every run: the slots (4 bytes each, a power of two kept under a
+    /// 0.7 load), and each per-key array at the power of two that doubling grows it to.
+    @Test func memoryBytesFollowTheKeys() {
+        func grown(_ count: Int) -> Int {
+            var c = 16
+            while c < count { c *= 2 }
+            return count == 0 ? 0 : c
+        }
+        func slots(_ count: Int) -> Int {
+            var size = 16
+            while count * 10 > size * 7 { size *= 2 }
+            return size
+        }
+        for n in [1, 17, 1_000, 70_000] {
+            let ints = KeyTable(capacity: 1), texts = KeyTable(capacity: 1)
+            var bytes = 0
+            for k in 0 ..< n {
+                ints.insert(Int64(k) * 7919, location: Int64(k))
+                let key = Array("key-\(k)".utf8)
+                bytes += key.count
+                key.withUnsafeBufferPointer { _ = texts.insert($0, location: Int64(k)) }
+            }
+            // An integer key: the key and its location.
+            #expect(ints.memoryBytes == slots(n) * 4 + grown(n) * (8 + 8), "\(n) integers")
+            // A byte key: its hash, offset, length and location, and its bytes.
+            #expect(texts.memoryBytes == slots(n) * 4 + grown(n) * (8 + 4 + 4 + 8) + grown(bytes), "\(n) texts")
+        }
+    }
 }
