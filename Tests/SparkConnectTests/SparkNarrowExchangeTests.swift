@@ -93,5 +93,24 @@ struct SparkNarrowExchangeTests {
             #expect(AuditorBinary.violations(pushed).filter { $0.value > 0 } == violations)
         }
     }
+
+    /// The ranges, the repeated keys and the width of the packed counts come from the first
+    /// query: a table whose rows changed before the second is an error to run again (75), not a report.
+    @Test("a table that changes between the two queries: exit 75, saying so")
+    func tableChangedBetweenQueries() async throws {
+        let server = try await SparkTestServer.get()
+        let client = try SparkConnectClient(server.url, timeout: .seconds(300))
+        // A different number of rows in every query that reads it (1 in 200,000 to be the same).
+        _ = try await client.sql("CREATE OR REPLACE GLOBAL TEMPORARY VIEW auditor_shifting AS SELECT id, id % 7 AS c FROM range(1, 200001) "
+                                 + "WHERE id <= (SELECT CAST(1 + rand() * 200000 AS BIGINT))")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-shifting-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Self.rules(server.url, view: "auditor_shifting", attributes: "      c: { type: integer, max: 5 }\n")
+            .write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let run = try await AuditorBinary.offPool { try AuditorBinary.run(["run", "rules.yml", "--pushdown", "-q"], in: scratch.path) }
+        #expect(run.status == 75, "\(run.stdout.suffix(500)) \(run.stderr.suffix(2000))")
+        #expect(run.stderr.contains("the table changed during the audit: Spark counted"), "\(run.stderr.suffix(2000))")
+    }
 }
 #endif

@@ -11,9 +11,11 @@ import Testing
 struct SparkNumberingTests {
     /// `x` is a permutation of 0 ..< count, so its order numbers the rows: a row's ordinal is
     /// x + 1. Ranges of 100 values of `x`; range 3 passes whole (only its tally row is sent),
-    /// the last row of range 6 fails, range 7 fails whole, and range 13 is a single row.
-    @Test("ordinals, the rows that may fail and the counts, whichever row of a range fails", arguments: [1, 2, 3] as [UInt64])
-    func numbering(seed: UInt64) async throws {
+    /// the last row of range 6 fails, range 7 fails whole, and range 13 is a single row. Seven
+    /// counted conditions, NULL at times: packed in 11 bits (1201 rows), five to a sum, or not.
+    @Test("ordinals, the rows that may fail and the counts, whichever row of a range fails",
+          arguments: [1, 2, 3] as [UInt64], [nil, 11] as [Int?])
+    func numbering(seed: UInt64, width: Int?) async throws {
         var state = seed
         func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -23,28 +25,28 @@ struct SparkNumberingTests {
             return z ^ (z >> 31)
         }
         let count = 1201
-        var rows: [(x: Int, range: Int, pass: Bool, c0: Bool?, c1: Bool?)] = []
+        var rows: [(x: Int, range: Int, pass: Bool, c: [Bool?])] = []
         for i in 0 ..< count {
             let x = (i * 7919) % count
             let range = 1 + x / 100
             var pass = next() % 5 != 0
             if range == 3 { pass = true }
             if range == 7 || x == 599 { pass = false }
-            let c0: Bool? = next() % 7 == 0 ? nil : next() % 2 == 0
-            rows.append((x, range, pass, c0, next() % 3 == 0))
+            rows.append((x, range, pass, (0 ..< 7).map { k in next() % 7 == 0 ? nil : next() % UInt64(k + 2) == 0 }))
         }
         func literal(_ b: Bool?) -> String { b.map { $0 ? "TRUE" : "FALSE" } ?? "NULL" }
-        let values = rows.map { "(\($0.x), \($0.range), \(literal($0.pass)), \(literal($0.c0)), \(literal($0.c1)))" }
-        let source = "(SELECT * FROM VALUES \(values.joined(separator: ", ")) AS t(x, auditor_bucket, auditor_pass, c0, c1)) AS s"
-        let tallies = ["count(*)", "count_if(auditor_pass)", "count_if(auditor_pass AND coalesce(c0, FALSE))",
-                       "count_if(auditor_pass AND coalesce(c1, FALSE))"]
-        let query = SparkReader.evaluating(source, tallies: tallies, order: "`x` ASC NULLS FIRST", columns: "`x`")
+        let values = rows.map { "(\($0.x), \($0.range), \(literal($0.pass)), \($0.c.map(literal).joined(separator: ", ")))" }
+        let names = (0 ..< 7).map { "c\($0)" }
+        let source = "(SELECT * FROM VALUES \(values.joined(separator: ", ")) AS t(x, auditor_bucket, auditor_pass, \(names.joined(separator: ", ")))) AS s"
+        let tallies = SparkReader.Tallies(conditions: names.map { "coalesce(\($0), FALSE)" }, width: width)
+        #expect(tallies.columns.count == (width == nil ? 9 : 4))
+        let query = SparkReader.evaluating(source, tallies: tallies.columns, order: "`x` ASC NULLS FIRST", columns: "`x`")
         let client = try SparkConnectClient(try await SparkTestServer.get().url, timeout: .seconds(300))
         let answer = try await client.sql(query).rows
-        let (counts, sent, ordinals) = try SparkReader.numbered(answer, tallies: tallies.count, at: "test")
+        let (sums, sent, ordinals) = try SparkReader.numbered(answer, tallies: tallies.columns.count, at: "test")
 
         let passing = rows.filter(\.pass)
-        #expect(counts == [count, passing.count, passing.filter { $0.c0 == true }.count, passing.filter { $0.c1 == true }.count])
+        #expect(tallies.counts(sums) == [count, passing.count] + (0 ..< 7).map { k in passing.filter { $0.c[k] == true }.count })
         let failing = rows.filter { !$0.pass }.map(\.x).sorted()
         #expect(ordinals == failing.map { Int64($0 + 1) })
         #expect(sent.map { answer[$0][SparkReader.prefix] } == failing.map { SparkValue.int(Int64($0)) })
