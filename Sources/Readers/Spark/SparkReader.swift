@@ -128,20 +128,16 @@ package final class SparkReader: RecordReader {
         }
         var tallies = Tallies(conditions: conditions.map { "coalesce(\($0), FALSE)" })
         let got: [[SparkValue]]
-        // The rows that the first query counted.
-        var counted: Int?
         if let numbering = plan.numbering, let dialect = pushdownDialect, let key = dialect.bucketKey {
             // Without windows in the verdict, the numbered key's duplicates come with the ranges.
             let narrow = narrowed == nil && !dialect.windows
             let (cuts, duplicates, rows) = try ranges(of: numbering, duplicatesOf: narrow ? key : nil, stage: stage)
-            counted = rows
-            tallies.width = Swift.max(1, Int.bitWidth - rows.leadingZeroBitCount)
+            tallies.rows = rows
             if narrow, let duplicates {
                 let ranged = "(\(Self.ranged(valuedRelation, numbering: numbering, cuts: cuts))) AS auditor_b"
                 let dup = duplicates.isEmpty ? "FALSE" : "coalesce(\(dialect.isOneOf(key, duplicates)), FALSE)"
-                tallies.conditions = conditions.indices.map { "(auditor_m\($0 / Self.maskBits) & \(Int64(1) << ($0 % Self.maskBits))L) <> 0" }
-                got = try session.run(narrowQuery(ranged: ranged, duplicated: dup, key: key, passes: passes,
-                                                  conditions: conditions, tallies: tallies.columns, columns: selected), stage: stage).rows
+                got = try session.run(narrowQuery(ranged: ranged, duplicated: dup, key: key, passes: passes, tallies: tallies, columns: selected),
+                                      stage: stage).rows
             } else {
                 // Spread by range first when every window of `passes` is partitioned by it too: one
                 // exchange then serves them all. The typed values are computed after it.
@@ -161,7 +157,7 @@ package final class SparkReader: RecordReader {
         }
         var numbered = try Self.numbered(got, tallies: tallies.columns.count, at: displayPath)
         // The ranges, the repeated keys and the bits of a packed count all came from the first query.
-        if let counted, numbered.counts[0] != counted {
+        if let counted = tallies.rows, numbered.counts[0] != counted {
             throw AuditError(.transient, "the table changed during the audit: Spark counted \(counted) rows in the first query and "
                                  + "\(numbered.counts[0]) in the second; run again", location: displayPath)
         }
@@ -171,21 +167,17 @@ package final class SparkReader: RecordReader {
     }
 
     /// A pushed-down read's counts: every row, the passing rows, and among those the rows where
-    /// each of `conditions` is true. With `width` (bits enough for the rows that the first query
-    /// counted), the conditions' counts are packed, as many to a `BIGINT` sum as fit in 63 bits:
-    /// fewer sums for the window to keep (at 10M rows, 7 instead of 13 took a fifth off the
-    /// stage after the exchange). No count exceeds the rows, so no field overflows into the next,
-    /// within a range or summed over all of them.
+    /// each of `conditions` is true. With `rows` (what the first query counted), the conditions'
+    /// counts are packed in fields of bits enough for it, as many to a `BIGINT` sum as fit in
+    /// 63 bits: fewer sums for the window to keep (at 10M rows, 7 instead of 13 took a fifth off
+    /// the stage after the exchange). No count exceeds the rows, so no field overflows into the
+    /// next, within a range or summed over all of them.
     struct Tallies {
         /// Each is true where a passing row counts (never NULL).
         var conditions: [String]
-        var width: Int?
+        var rows: Int?
+        private var width: Int? { rows.map { Swift.max(1, Int.bitWidth - $0.leadingZeroBitCount) } }
         private var perSum: Int { width.map { Swift.max(1, 63 / $0) } ?? 1 }
-
-        init(conditions: [String], width: Int? = nil) {
-            self.conditions = conditions
-            self.width = width
-        }
 
         /// The aggregates, in the order of ``counts(_:)``'s sums.
         var columns: [String] {
@@ -241,13 +233,17 @@ package final class SparkReader: RecordReader {
     /// `duplicated` false) crosses it with its range, verdict, counted conditions (bits of
     /// `auditor_m…`) and numbered column only: its place in the order is decided by those, as
     /// no other row ties with it on them, so the numbering is the same.
-    private func narrowQuery(ranged: String, duplicated: String, key: String, passes: String, conditions: [String],
-                             tallies: [String], columns: [String]) -> String {
-        let bits = Self.maskBits
+    private func narrowQuery(ranged: String, duplicated: String, key: String, passes: String, tallies: Tallies,
+                             columns: [String]) -> String {
+        let bits = 62
+        let conditions = tallies.conditions
         let masks = stride(from: 0, to: conditions.count, by: bits).map { first in
             conditions[first ..< min(first + bits, conditions.count)].enumerated()
-                .map { "(CASE WHEN coalesce(\($1), FALSE) THEN \(Int64(1) << $0)L ELSE 0L END)" }.joined(separator: " + ")
+                .map { "(CASE WHEN \($1) THEN \(Int64(1) << $0)L ELSE 0L END)" }.joined(separator: " + ")
         }
+        // After the exchange, the conditions are their bits.
+        var counted = tallies
+        counted.conditions = conditions.indices.map { "(auditor_m\($0 / bits) & \(Int64(1) << ($0 % bits))L) <> 0" }
         let maskColumns = masks.indices.map { "auditor_m\($0)" }
         let numbered = plan.numberedColumn ?? key
         let carried = columns.filter { $0 != numbered }
@@ -262,7 +258,7 @@ package final class SparkReader: RecordReader {
         let evaluated = Self.verdict(passes, of: "(SELECT *, \(duplicated) AS \(SparkDialect.duplicateColumn) FROM \(ranged)) AS auditor_d")
         let source = "(SELECT \(unpacked.joined(separator: ", ")) FROM (SELECT \(exchanged.joined(separator: ", ")) FROM \(evaluated) "
             + "DISTRIBUTE BY auditor_bucket) AS auditor_x) AS auditor_u"
-        return Self.evaluating(source, tallies: tallies, order: plan.order, columns: columns.joined(separator: ", "))
+        return Self.evaluating(source, tallies: counted.columns, order: plan.order, columns: columns.joined(separator: ", "))
     }
 
     /// The cuts of the numbering key's ranges (about equal in rows, from a sample of its
@@ -281,7 +277,8 @@ package final class SparkReader: RecordReader {
             // nothing and spills (10M rows in Parquet: 8 s for the query against 14 s).
             sql = "SELECT \(percentiles), CASE WHEN count_if(\(repeated)) <= \(dialect.maxKeySet) THEN array_join(CAST(collect_list(auditor_k) "
                 + "FILTER (WHERE \(repeated)) AS ARRAY<STRING>), ',') END, sum(auditor_c) FROM (SELECT auditor_n, auditor_k, count(*) AS auditor_c "
-                + "FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k FROM \(valuedRelation) DISTRIBUTE BY auditor_n, auditor_k) AS auditor_x "
+                + "FROM (SELECT \(numbering) AS auditor_n, \(key) AS auditor_k FROM \(valuedRelation) "
+                + "DISTRIBUTE BY auditor_n, auditor_k) AS auditor_x "
                 + "GROUP BY 1, 2) AS auditor_g"
         } else {
             sql = "SELECT \(percentiles), count(*) FROM (SELECT \(numbering) AS auditor_n FROM \(plan.readRelation)) AS auditor_g"
@@ -303,9 +300,6 @@ package final class SparkReader: RecordReader {
         if case .null = row[1] { return (cuts, nil, rows) }
         return (cuts, numbers(row[1]) ?? [], rows)
     }
-
-    /// The counted conditions' bits to a `BIGINT` column of the narrow query (`auditor_m…`).
-    static let maskBits = 62
 
     /// How many ranges a pushed-down read numbers its rows in (fewer when the key has fewer values).
     static let ranges = 64
@@ -350,7 +344,9 @@ package final class SparkReader: RecordReader {
             guard row.count > prefix, case .int(let range) = row[0], case .int(let n) = row[1] else { throw fail("the row \(row.prefix(prefix))") }
             guard case .string(let text) = row[3] else { continue }
             let values = text.split(separator: ",").compactMap { Int($0) }
-            guard values.count == tallies, values[0] == n, sizes[range] == nil else { throw fail("the tallies \(text) on row \(n) of range \(range)") }
+            guard values.count == tallies, values[0] == n, sizes[range] == nil else {
+                throw fail("the tallies \(text) on row \(n) of range \(range)")
+            }
             sizes[range] = Int64(values[0])
             for t in 0 ..< tallies { counts[t] += values[t] }
         }
