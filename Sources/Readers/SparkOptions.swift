@@ -11,6 +11,7 @@ import Auditor
 ///       # or: files: s3a://lake/people/, format: parquet, options: { mergeSchema: "true" }
 ///       locate: id             # optional: an integer column that orders and locates records
 ///       timeout: 3600          # optional: the longest one Spark call may take, in seconds
+///       readWholeBelow: 10M    # optional: pushed down, a table Spark estimates smaller is read whole (0: never)
 /// ```
 ///
 /// Exactly one of `table:` and `files:`; `format:` and `options:` go with `files:`, which Spark
@@ -35,6 +36,11 @@ package struct SparkOptions: ReaderOptions, Equatable {
     package var locate: String?
     /// `timeout:` in seconds: the longest one Spark call may take.
     package var timeoutSeconds = 3600
+    /// `readWholeBelow:` in bytes: with pushdown, a read that Spark estimates smaller (its plan's
+    /// `sizeInBytes`, by which it also decides to broadcast a join) brings every row in one query
+    /// instead, cheaper than a pushed-down audit's queries; 0: never. Spark's own broadcast
+    /// threshold by default.
+    package var readWholeBelow = 10 << 20
 
     package init(source: Source, mark: ConfigMark? = nil, locate: String? = nil) {
         self.source = source
@@ -43,7 +49,7 @@ package struct SparkOptions: ReaderOptions, Equatable {
     }
 
     /// The keys a `spark:` block may hold.
-    package static let keys = ["table", "files", "format", "options", "locate", "timeout"]
+    package static let keys = ["table", "files", "format", "options", "locate", "timeout", "readWholeBelow"]
     /// The data sources `format:` may name.
     package static let formats = ["parquet", "csv", "json"]
 
@@ -112,6 +118,13 @@ package struct SparkOptions: ReaderOptions, Equatable {
                 options?.timeoutSeconds = seconds
             } else {
                 d.append(timeout.error("'timeout:' is the longest one Spark call may take, in seconds (1 to 604800), e.g. timeout: 3600"))
+            }
+        }
+        if let node = mapping["readWholeBelow"] {
+            if let text = node.scalar, let bytes = text == "0" ? 0 : AuditRequest.byteSize(text) {
+                options?.readWholeBelow = bytes
+            } else {
+                d.append(node.error("'readWholeBelow:' is a size of at least 1M, such as 10M or 1G, or 0 to push every table down"))
             }
         }
         if let options, d.isEmpty { return options }

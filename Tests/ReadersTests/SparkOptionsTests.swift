@@ -17,8 +17,20 @@ struct SparkOptionsTests {
         #expect(files.source == .files(path: "/data/people/", format: "parquet", options: ["mergeSchema": "true"]))
     }
 
+    /// `readWholeBelow:` is Spark's broadcast threshold by default; 0 pushes every table down.
+    @Test func readWholeBelow() throws {
+        #expect(try decode("{ table: a }").readWholeBelow == 10 << 20)
+        #expect(try decode("{ table: a, readWholeBelow: 0 }").readWholeBelow == 0)
+        #expect(try decode("{ table: a, readWholeBelow: 64M }").readWholeBelow == 64 << 20)
+        #expect(try decode("{ table: a, readWholeBelow: 1GiB }").readWholeBelow == 1 << 30)
+        #expect(try decode("{ table: a, readWholeBelow: 2097152 }").readWholeBelow == 2 << 20)
+        let error = try #require(throws: AuditError.self) { try decode("{ table: a, readWholeBelow: 512K }") }
+        #expect(error.description.contains("'readWholeBelow:' is a size of at least 1M"), "\(error)")
+    }
+
     @Test(arguments: ["{ }", "{ table: a, files: b, format: csv }", "{ files: b }", "{ files: b, format: orc }",
-                      "{ table: a, format: csv }", "{ table: a, timeout: 0 }", "{ table: a, tabel: b }"])
+                      "{ table: a, format: csv }", "{ table: a, timeout: 0 }", "{ table: a, tabel: b }",
+                      "{ table: a, readWholeBelow: -1 }", "{ table: a, readWholeBelow: ten }", "{ table: a, readWholeBelow: [1M] }"])
     func refused(_ yaml: String) {
         #expect(throws: AuditError.self) { try decode(yaml) }
     }

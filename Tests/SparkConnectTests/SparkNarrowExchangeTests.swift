@@ -16,7 +16,7 @@ struct SparkNarrowExchangeTests {
         sources:
           t:
             path: "\(url)"
-            spark: { table: global_temp.\(view), locate: id }
+            spark: { table: global_temp.\(view), locate: id, readWholeBelow: 0 }
         entities:
           Row:
             source: t

@@ -61,11 +61,15 @@ struct SparkSourceTests {
                 w.writerow(["" if v is None or v == "" else v for v in values])
         """#
 
-    static func rules(_ data: URL) throws -> String {
+    /// rules/people.yml on the `bench_` tables, with each one's `readWholeBelow:` (by default
+    /// 0: pushed down however small; nil: none written). Spark estimates the 20,000 people
+    /// read at 2.4 MiB, the departments at a few hundred bytes.
+    static func rules(_ data: URL, people: String? = "0", departments: String? = "0") throws -> String {
         let text = try String(contentsOfFile: SparkTestServer.repository.appendingPathComponent("rules/people.yml").path, encoding: .utf8)
-        let rewritten = text.replacingOccurrences(of: "spark: { table: people,", with: "spark: { table: bench_people,")
-            .replacingOccurrences(of: "spark: { table: departments,", with: "spark: { table: bench_departments,")
-        let path = data.appendingPathComponent("people.yml").path
+        func block(_ table: String, _ size: String?) -> String { "spark: { table: bench_\(table)," + (size.map { " readWholeBelow: \($0)," } ?? "") }
+        let rewritten = text.replacingOccurrences(of: "spark: { table: people,", with: block("people", people))
+            .replacingOccurrences(of: "spark: { table: departments,", with: block("departments", departments))
+        let path = data.appendingPathComponent("people-\(people ?? "-")-\(departments ?? "-").yml").path
         try rewritten.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -214,7 +218,7 @@ struct SparkSourceTests {
         sources:
           t:
             path: "URL"
-            spark: { table: global_temp.auditor_edge LOCATE}
+            spark: { table: global_temp.auditor_edge, readWholeBelow: 0 LOCATE}
         entities:
           Row:
             source: t
@@ -325,7 +329,7 @@ struct SparkSourceTests {
         let data = try await Self.bench.value.get()
         let server = try await SparkTestServer.get()
         let text = try String(contentsOfFile: try Self.rules(data), encoding: .utf8)
-            .replacingOccurrences(of: "spark: { table: bench_people, locate: id }",
+            .replacingOccurrences(of: "spark: { table: bench_people, readWholeBelow: 0, locate: id }",
                                   with: "spark: { files: \"\(data.path)/spark-people.csv\", format: csv, locate: id, "
                                       + "options: { header: \"true\", multiLine: \"true\", escape: \"\\\"\" } }")
         let rules = data.appendingPathComponent("files.yml").path

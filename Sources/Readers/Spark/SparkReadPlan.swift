@@ -148,6 +148,26 @@ struct SparkReadPlan {
                              leading: columns.isEmpty ? 1 : leading, keyIndex: keyIndex, locationStyle: style, order: order,
                              numbering: numbering, numberedColumn: numberedColumn, available: readable, mapping: mapping)
     }
+
+    /// The statement whose answer holds Spark's estimate of the read's size (``estimatedBytes(explained:)``):
+    /// planning only, no job.
+    var estimating: String { "EXPLAIN COST SELECT \(select.joined(separator: ", ")) FROM \(relation)" }
+
+    /// Spark's estimate of a read's size, from `EXPLAIN COST`: the `sizeInBytes` of the optimized
+    /// logical plan's top node (`Project [id#1], Statistics(sizeInBytes=2.1 MiB)`), the estimate
+    /// by which Spark decides to broadcast a join; in bytes, and as Spark wrote it. nil when that
+    /// line holds no size written as Spark writes one (`397.0 B`, `9.8 MiB`, `8.0 EiB`, `1.23E+30 B`).
+    static func estimatedBytes(explained text: String) -> (bytes: Double, shown: String)? {
+        guard let header = text.range(of: "== Optimized Logical Plan ==\n") else { return nil }
+        let top = text[header.upperBound...].prefix { $0 != "\n" }
+        guard let at = top.range(of: "Statistics(sizeInBytes=") else { return nil }
+        let shown = top[at.upperBound...].prefix { $0 != "," && $0 != ")" }
+        let parts = shown.split(separator: " ", omittingEmptySubsequences: false)
+        let shifts = ["B": 0, "KiB": 10, "MiB": 20, "GiB": 30, "TiB": 40, "PiB": 50, "EiB": 60]
+        guard parts.count == 2, parts[0].allSatisfy({ $0.isASCII && ($0.isNumber || ".E+-".contains($0)) }),
+              let number = Double(parts[0]), number.isFinite, number >= 0, let shift = shifts[String(parts[1])] else { return nil }
+        return (number * Double(1 << shift), String(shown))
+    }
 }
 
 extension SparkOptions.Source {

@@ -20,7 +20,8 @@ import SparkConnect
 ///   before the rows are spread by range, and a passing row with a key no other row has
 ///   crosses that exchange without its other columns (`narrowQuery`).
 ///   An entity whose keys others reference is first read
-///   with only its key columns (``readOnly(_:)``), then pushed down.
+///   with only its key columns (``readOnly(_:)``), then pushed down. A read that Spark
+///   estimates under `readWholeBelow:` is not pushed down (``pushdownUnavailable``).
 /// - Memory: each query's rows are collected before the first chunk (the client is not a
 ///   cursor yet): a streaming read holds the whole table, a pushed-down one only the rows
 ///   that may fail.
@@ -48,6 +49,10 @@ package final class SparkReader: RecordReader {
     /// With ``narrowed``: per column of the plan's `select`, its place in the rows read (nil:
     /// not read, a missing value), so that the other columns take no memory.
     private var places: [Int?]?
+    /// `readWholeBelow:` of the `spark:` block.
+    private let readWholeBelow: Int
+    /// ``readWhole``'s answer, once asked.
+    private var sized: String??
 
     public var bytesRead: Int64 { bytes }
 
@@ -61,6 +66,7 @@ package final class SparkReader: RecordReader {
                                       displayPath: displayPath)
         self.session = session
         self.displayPath = displayPath
+        readWholeBelow = options.readWholeBelow
         schema = Schema(fields: plan.fields)
         availableFields = plan.available
         locationStyle = plan.locationStyle
@@ -407,7 +413,28 @@ package final class SparkReader: RecordReader {
 
 extension SparkReader: PushdownReader {
     public var pushdownUnavailable: String? {
-        plan.clashingColumn.map { "the column \($0) has a name that the pushed-down queries give their own columns (auditor_…)" }
+        if let clash = plan.clashingColumn {
+            return "the column \(clash) has a name that the pushed-down queries give their own columns (auditor_…)"
+        }
+        return readWhole
+    }
+
+    /// Why a pushed-down audit reads this table whole instead: Spark estimates the read under
+    /// `readWholeBelow:`, where one query that brings every row costs less than the jobs of a
+    /// pushed-down audit (its two queries, and first a read of the keys others reference).
+    /// Asked once; without an estimate, the rules are pushed down.
+    private var readWhole: String? {
+        if let sized { return sized }
+        var reason: String?
+        if readWholeBelow > 0, let answer = try? session.run(plan.estimating, stage: .resolve(what: plan.what)),
+           case .string(let text)? = answer.rows.first?.first,
+           let estimate = SparkReadPlan.estimatedBytes(explained: text), estimate.bytes < Double(readWholeBelow) {
+            let limit = readWholeBelow % (1 << 20) == 0 ? "\(readWholeBelow >> 20) MiB" : "\(readWholeBelow) bytes"
+            reason = "Spark estimates the read at \(estimate.shown), under readWholeBelow: (\(limit)); one query brings every row, "
+                + "which costs less than pushing the rules down"
+        }
+        sized = .some(reason)
+        return reason
     }
 
     public var dialect: any SQLDialect {
