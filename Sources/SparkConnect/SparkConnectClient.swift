@@ -58,11 +58,33 @@ public struct SparkConnectClient: Sendable {
     ///   `.analysis` (a missing table, a syntax error), `.server`, `.unsupported` (a column type
     ///   this client cannot decode) or `.protocolViolation`.
     public func sql(_ query: String) async throws -> SparkResult {
+        var plan = Spark_Connect_Plan()
+        plan.root.sql.query = query
+        return try await execute(plan).result
+    }
+
+    /// Runs one Spark SQL command (`SET`, `EXPLAIN`, `CREATE VIEW`, `DROP TABLE`): the server runs
+    /// it as it arrives and sends its rows with the answer, with no Spark job (``sql(_:)`` sends a
+    /// relation, whose rows a job of one task collects). A query sent here runs as ``sql(_:)`` runs it.
+    /// - Throws: as ``sql(_:)``.
+    public func command(_ statement: String) async throws -> SparkResult {
+        var plan = Spark_Connect_Plan()
+        plan.command.sqlCommand.input.sql.query = statement
+        let answer = try await execute(plan)
+        guard let relation = answer.relation else { return answer.result }
+        // Not a command: the server sent back the relation to run.
+        var again = Spark_Connect_Plan()
+        again.root = relation
+        return try await execute(again).result
+    }
+
+    /// Runs a plan; a command's answer may be a relation still to run.
+    private func execute(_ plan: Spark_Connect_Plan) async throws -> (result: SparkResult, relation: Spark_Connect_Relation?) {
         var request = Spark_Connect_ExecutePlanRequest()
         request.sessionID = sessionID
         request.userContext.userID = userID
         request.clientType = url.userAgent ?? "auditor"
-        request.plan.root.sql.query = query
+        request.plan = plan
         let client = self
         do {
             return try await withTransport { grpc in
@@ -121,16 +143,16 @@ public struct SparkConnectClient: Sendable {
         return options
     }
 
-    /// Reads the response stream: Arrow batches until the stream ends.
-    private func collect(_ response: StreamingClientResponse<Spark_Connect_ExecutePlanResponse>) async throws -> SparkResult {
+    /// Reads the response stream until it ends: Arrow batches, or a command's rows (or the
+    /// relation to run, when the command was a query).
+    private func collect(_ response: StreamingClientResponse<Spark_Connect_ExecutePlanResponse>) async throws
+        -> (result: SparkResult, relation: Spark_Connect_Relation?) {
         var reader = ArrowStreamReader()
         var operationID = ""
-        for try await message in response.messages {
-            if operationID.isEmpty { operationID = message.operationID }
-            guard case .arrowBatch(let batch) = message.responseType else { continue }
-            let before = reader.rows.count
+        var relation: Spark_Connect_Relation?
+        func read(_ data: Data) throws {
             do {
-                try reader.read(stream: [UInt8](batch.data))
+                try reader.read(stream: [UInt8](data))
             } catch let error as ArrowError {
                 if case .unsupported(let what) = error {
                     throw SparkConnectError(.unsupported, "the result of the query cannot be read: \(what)")
@@ -138,13 +160,27 @@ public struct SparkConnectClient: Sendable {
                 throw SparkConnectError(.protocolViolation, "the server sent Arrow data that cannot be read",
                                         cause: error.description)
             }
+        }
+        for try await message in response.messages {
+            if operationID.isEmpty { operationID = message.operationID }
+            if case .sqlCommandResult(let command) = message.responseType {
+                if case .localRelation(let local)? = command.relation.relType {
+                    if local.hasData { try read(local.data) }
+                } else if command.hasRelation {
+                    relation = command.relation
+                }
+                continue
+            }
+            guard case .arrowBatch(let batch) = message.responseType else { continue }
+            let before = reader.rows.count
+            try read(batch.data)
             guard Int64(reader.rows.count - before) == batch.rowCount else {
                 throw SparkConnectError(.protocolViolation,
                                         "an Arrow batch announced \(batch.rowCount) rows but holds \(reader.rows.count - before)")
             }
         }
-        return SparkResult(columns: reader.fields ?? [], rows: reader.rows, batchCount: reader.batchCount,
-                           operationID: operationID)
+        return (SparkResult(columns: reader.fields ?? [], rows: reader.rows, batchCount: reader.batchCount,
+                            operationID: operationID), relation)
     }
 }
 #endif

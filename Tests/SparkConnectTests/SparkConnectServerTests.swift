@@ -89,6 +89,31 @@ struct SparkConnectServerTests {
         await #expect(throws: SparkConnectError.self) { try await client().sql("SELECT * FROM people") }
     }
 
+    /// A command's rows come inline (SqlCommandResult's LocalRelation); its settings hold for
+    /// the session's later queries; a query sent as a command still runs; its errors are a query's.
+    @Test func commandsRunAtOnce() async throws {
+        let spark = try await client()
+        let set = try await spark.command("SET spark.sql.session.timeZone=Asia/Tokyo")
+        #expect(set.columns.map(\.name) == ["key", "value"])
+        #expect(set.rows == [[.string("spark.sql.session.timeZone"), .string("Asia/Tokyo")]])
+        #expect(try await spark.sql("SELECT current_timezone()").rows == [[.string("Asia/Tokyo")]])
+        let explained = try await spark.command("EXPLAIN COST SELECT id FROM range(0, 10)")
+        guard case .string(let plan)? = explained.rows.first?.first else {
+            Issue.record("no plan: \(explained.rows)")
+            return
+        }
+        #expect(plan.contains("== Optimized Logical Plan ==\nRange (0, 10, step=1), Statistics(sizeInBytes=80.0 B"), "\(plan)")
+        #expect(try await spark.command("SELECT id * 2 FROM range(0, 3)").rows == [[.int(0)], [.int(2)], [.int(4)]])
+        _ = try await spark.command("CREATE OR REPLACE TEMPORARY VIEW auditor_command_view AS SELECT 7 AS n")
+        #expect(try await spark.sql("SELECT n FROM auditor_command_view").rows == [[.int(7)]])
+        do {
+            _ = try await spark.command("CREATE OR REPLACE TEMPORARY VIEW auditor_bad_view AS SELECT * FROM no_such_table_for_auditor")
+            Issue.record("the command succeeded")
+        } catch let error as SparkConnectError {
+            #expect(error.code == .analysis && error.errorClass == "TABLE_OR_VIEW_NOT_FOUND", "\(error)")
+        }
+    }
+
     @Test func missingTableIsAnAnalysisError() async throws {
         do {
             _ = try await client().sql("SELECT * FROM no_such_table_for_auditor")

@@ -85,7 +85,7 @@ struct SparkReadPlan {
             let settings = ([("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
                 .map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
             _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(settings))",
-                                stage: .resolve(what: what))
+                                stage: .resolve(what: what), command: true)
         }
         let described = try session.run("SELECT * FROM \(relation) LIMIT 0", stage: .resolve(what: what)).columns
         let readable = described.map(\.name)

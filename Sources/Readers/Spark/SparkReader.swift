@@ -426,7 +426,7 @@ extension SparkReader: PushdownReader {
     private var readWhole: String? {
         if let sized { return sized }
         var reason: String?
-        if readWholeBelow > 0, let answer = try? session.run(plan.estimating, stage: .resolve(what: plan.what)),
+        if readWholeBelow > 0, let answer = try? session.run(plan.estimating, stage: .resolve(what: plan.what), command: true),
            case .string(let text)? = answer.rows.first?.first,
            let estimate = SparkReadPlan.estimatedBytes(explained: text), estimate.bytes < Double(readWholeBelow) {
             let limit = readWholeBelow % (1 << 20) == 0 ? "\(readWholeBelow >> 20) MiB" : "\(readWholeBelow) bytes"

@@ -15,7 +15,7 @@ struct SparkSession {
     /// `host:port`, for messages.
     let target: String
     let displayPath: String
-    /// How many statements this session sent (each a Spark job or more); the docs cite it.
+    /// How many statements this session sent (a query is a Spark job or more); the docs cite it.
     private(set) var statements = 0
 
     /// Opens the session: the connection is made by the first statement, which sets the
@@ -32,7 +32,7 @@ struct SparkSession {
         }
         target = "\(client.url.host):\(client.url.port)"
         self.displayPath = displayPath
-        for setting in Self.settings { _ = try run(setting, stage: .open) }
+        for setting in Self.settings { _ = try run(setting, stage: .open, command: true) }
     }
 
     /// The session's SQL semantics, set before anything else (never left to the server's
@@ -53,8 +53,10 @@ struct SparkSession {
                            "SET spark.sql.codegen.hugeMethodLimit=8000"]
 
     /// Runs one statement and waits for its rows.
+    /// - Parameter command: Run it as a command (`SET`, `EXPLAIN`, `CREATE VIEW`), whose rows
+    ///   come back without a Spark job (``SparkConnectClient/command(_:)``).
     /// - Throws: ``AuditError`` for the stage (see ``SparkErrors``).
-    mutating func run(_ sql: String, stage: SparkErrors.Stage) throws(AuditError) -> SparkResult {
+    mutating func run(_ sql: String, stage: SparkErrors.Stage, command: Bool = false) throws(AuditError) -> SparkResult {
         statements += 1
         PushdownLowering.trace(sql)
         let box = ResultBox()
@@ -62,7 +64,7 @@ struct SparkSession {
         let client = client
         Task.detached {
             do {
-                box.result = .success(try await client.sql(sql))
+                box.result = .success(try await command ? client.command(sql) : client.sql(sql))
             } catch {
                 box.result = .failure(error)
             }

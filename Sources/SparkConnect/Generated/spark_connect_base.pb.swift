@@ -34,7 +34,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-/// What to run. Only the relation form is used (a query whose rows come back as Arrow batches).
+/// What to run: a relation (a query whose rows come back as Arrow batches), or a command.
 nonisolated struct Spark_Connect_Plan: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -50,14 +50,73 @@ nonisolated struct Spark_Connect_Plan: Sendable {
     set {opType = .root(newValue)}
   }
 
+  var command: Spark_Connect_Command {
+    get {
+      if case .command(let v)? = opType {return v}
+      return Spark_Connect_Command()
+    }
+    set {opType = .command(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_OpType: Equatable, Sendable {
     case root(Spark_Connect_Relation)
+    case command(Spark_Connect_Command)
 
   }
 
   init() {}
+}
+
+/// Of the commands (commands.proto there), only a SQL statement run eagerly.
+nonisolated struct Spark_Connect_Command: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var commandType: Spark_Connect_Command.OneOf_CommandType? = nil
+
+  var sqlCommand: Spark_Connect_SqlCommand {
+    get {
+      if case .sqlCommand(let v)? = commandType {return v}
+      return Spark_Connect_SqlCommand()
+    }
+    set {commandType = .sqlCommand(newValue)}
+  }
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum OneOf_CommandType: Equatable, Sendable {
+    case sqlCommand(Spark_Connect_SqlCommand)
+
+  }
+
+  init() {}
+}
+
+/// A SQL statement that the server runs at once when it is a command (SET, EXPLAIN, CREATE VIEW):
+/// its rows come back inline, in the response's SqlCommandResult as a LocalRelation, with no
+/// Spark job. For a query it sends back the relation to run instead.
+nonisolated struct Spark_Connect_SqlCommand: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var input: Spark_Connect_Relation {
+    get {_input ?? Spark_Connect_Relation()}
+    set {_input = newValue}
+  }
+  /// Returns true if `input` has been explicitly set.
+  var hasInput: Bool {self._input != nil}
+  /// Clears the value of `input`. Subsequent reads from it will return its default value.
+  mutating func clearInput() {self._input = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _input: Spark_Connect_Relation? = nil
 }
 
 /// Who runs it: the server keys its sessions on (user_id, session_id).
@@ -321,7 +380,7 @@ fileprivate nonisolated let _protobuf_package = "spark.connect"
 
 nonisolated extension Spark_Connect_Plan: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Plan"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}root\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}root\0\u{1}command\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -342,6 +401,19 @@ nonisolated extension Spark_Connect_Plan: SwiftProtobuf.Message, SwiftProtobuf._
           self.opType = .root(v)
         }
       }()
+      case 2: try {
+        var v: Spark_Connect_Command?
+        var hadOneofValue = false
+        if let current = self.opType {
+          hadOneofValue = true
+          if case .command(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.opType = .command(v)
+        }
+      }()
       default: break
       }
     }
@@ -352,14 +424,102 @@ nonisolated extension Spark_Connect_Plan: SwiftProtobuf.Message, SwiftProtobuf._
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    try { if case .root(let v)? = self.opType {
+    switch self.opType {
+    case .root?: try {
+      guard case .root(let v)? = self.opType else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-    } }()
+    }()
+    case .command?: try {
+      guard case .command(let v)? = self.opType else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case nil: break
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Spark_Connect_Plan, rhs: Spark_Connect_Plan) -> Bool {
     if lhs.opType != rhs.opType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Spark_Connect_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Command"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{5}sql_command\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 5: try {
+        var v: Spark_Connect_SqlCommand?
+        var hadOneofValue = false
+        if let current = self.commandType {
+          hadOneofValue = true
+          if case .sqlCommand(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.commandType = .sqlCommand(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .sqlCommand(let v)? = self.commandType {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Spark_Connect_Command, rhs: Spark_Connect_Command) -> Bool {
+    if lhs.commandType != rhs.commandType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Spark_Connect_SqlCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SqlCommand"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{6}input\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._input) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._input {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Spark_Connect_SqlCommand, rhs: Spark_Connect_SqlCommand) -> Bool {
+    if lhs._input != rhs._input {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -10,10 +10,15 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-// The subset of Spark Connect's relations (package spark.connect) that the auditor sends: a SQL
-// query. Field numbers follow the public protocol (apache/spark,
+// The subset of Spark Connect's relations (package spark.connect) that the auditor uses: a SQL
+// query, and the rows of a command's result. Field numbers follow the public protocol (apache/spark,
 // sql/connect/common/src/main/protobuf/spark/connect/relations.proto).
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -50,16 +55,58 @@ nonisolated struct Spark_Connect_Relation: Sendable {
     set {relType = .sql(newValue)}
   }
 
+  var localRelation: Spark_Connect_LocalRelation {
+    get {
+      if case .localRelation(let v)? = relType {return v}
+      return Spark_Connect_LocalRelation()
+    }
+    set {relType = .localRelation(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_RelType: Equatable, Sendable {
     case sql(Spark_Connect_SQL)
+    case localRelation(Spark_Connect_LocalRelation)
 
   }
 
   init() {}
 
   fileprivate var _common: Spark_Connect_RelationCommon? = nil
+}
+
+/// Rows held by the client or the server itself: an Arrow IPC stream (a schema message, then
+/// record batches). A SqlCommand's result comes back as one.
+nonisolated struct Spark_Connect_LocalRelation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var data: Data {
+    get {_data ?? Data()}
+    set {_data = newValue}
+  }
+  /// Returns true if `data` has been explicitly set.
+  var hasData: Bool {self._data != nil}
+  /// Clears the value of `data`. Subsequent reads from it will return its default value.
+  mutating func clearData() {self._data = nil}
+
+  var schema: String {
+    get {_schema ?? String()}
+    set {_schema = newValue}
+  }
+  /// Returns true if `schema` has been explicitly set.
+  var hasSchema: Bool {self._schema != nil}
+  /// Clears the value of `schema`. Subsequent reads from it will return its default value.
+  mutating func clearSchema() {self._schema = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _data: Data? = nil
+  fileprivate var _schema: String? = nil
 }
 
 nonisolated struct Spark_Connect_RelationCommon: Sendable {
@@ -103,7 +150,7 @@ fileprivate nonisolated let _protobuf_package = "spark.connect"
 
 nonisolated extension Spark_Connect_Relation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Relation"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}common\0\u{2}\u{9}sql\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}common\0\u{2}\u{9}sql\0\u{3}local_relation\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -125,6 +172,19 @@ nonisolated extension Spark_Connect_Relation: SwiftProtobuf.Message, SwiftProtob
           self.relType = .sql(v)
         }
       }()
+      case 11: try {
+        var v: Spark_Connect_LocalRelation?
+        var hadOneofValue = false
+        if let current = self.relType {
+          hadOneofValue = true
+          if case .localRelation(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.relType = .localRelation(v)
+        }
+      }()
       default: break
       }
     }
@@ -138,15 +198,62 @@ nonisolated extension Spark_Connect_Relation: SwiftProtobuf.Message, SwiftProtob
     try { if let v = self._common {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
-    try { if case .sql(let v)? = self.relType {
+    switch self.relType {
+    case .sql?: try {
+      guard case .sql(let v)? = self.relType else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
-    } }()
+    }()
+    case .localRelation?: try {
+      guard case .localRelation(let v)? = self.relType else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case nil: break
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Spark_Connect_Relation, rhs: Spark_Connect_Relation) -> Bool {
     if lhs._common != rhs._common {return false}
     if lhs.relType != rhs.relType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Spark_Connect_LocalRelation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".LocalRelation"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}data\0\u{1}schema\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._data) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self._schema) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._data {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._schema {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Spark_Connect_LocalRelation, rhs: Spark_Connect_LocalRelation) -> Bool {
+    if lhs._data != rhs._data {return false}
+    if lhs._schema != rhs._schema {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
