@@ -129,7 +129,10 @@ package final class SparkReader: RecordReader {
         }
         let columns = selected.joined(separator: ", ")
         guard let (passes, conditions) = restriction else {
-            rows = try session.run("SELECT \(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
+            // A small table read whole instead of pushed down (``readWhole``) is sorted in one
+            // task: one Spark job, not three (the sample of a range partitioning, its exchange, the sort).
+            let hint = (sized ?? nil) == nil ? "" : "/*+ COALESCE(1) */ "
+            rows = try session.run("SELECT \(hint)\(columns) FROM \(plan.relation) ORDER BY \(plan.order)", stage: stage).rows
             return
         }
         var tallies = Tallies(conditions: conditions.map { "coalesce(\($0), FALSE)" })
