@@ -277,7 +277,11 @@ package final class SparkReader: RecordReader {
     private func ranges(of numbering: String, duplicatesOf key: String?, stage: SparkErrors.Stage) throws(AuditError)
         -> (cuts: [Int64], duplicates: [Int64]?, rows: Int) {
         let quantiles = (1 ..< Self.ranges).map { String(Double($0) / Double(Self.ranges)) }.joined(separator: ", ")
-        let percentiles = "array_join(CAST(percentile_approx(auditor_n, array(\(quantiles)), 1000) AS ARRAY<STRING>), ',')"
+        // The cuts need only be about even: the percentiles of one key in 16, chosen by its hash
+        // so that any spread of keys is sampled evenly, take this query from 14.4-15.0 s to
+        // 13.2-13.3 s at 10M rows (local mode). With few keys, fewer of them are cuts: fewer ranges.
+        let percentiles = "array_join(CAST(percentile_approx(auditor_n, array(\(quantiles)), 1000) "
+            + "FILTER (WHERE xxhash64(auditor_n) & 15 = 0) AS ARRAY<STRING>), ',')"
         let sql: String
         if let key {
             let repeated = "auditor_c > 1 AND auditor_k IS NOT NULL"
