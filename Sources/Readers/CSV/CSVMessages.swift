@@ -98,7 +98,7 @@ enum CSVMessages {
     }
 
     static func recordTooLong(_ path: String, line: Int64, column: Int, quoted: Bool, limit: Int) -> AuditError {
-        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        let size = sizeText(limit)
         let what = quoted
             ? "a quoted field that starts here runs past \(size); its closing quote is probably missing"
             : "the record that starts here is longer than \(size); check the delimiter and line breaks"

@@ -33,7 +33,7 @@ enum JSONLMessages {
     }
 
     static func lineTooLong(_ path: String, line: Int64, limit: Int) -> AuditError {
-        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        let size = sizeText(limit)
         return AuditError(.malformedInput,
                           "the line that starts here is longer than \(size); JSON Lines holds one object per line "
                               + "(for a pretty-printed JSON document, write one object per line, e.g. with jq -c '.[]')",

@@ -436,9 +436,8 @@ extension SparkReader: PushdownReader {
         if readWholeBelow > 0, let answer = try? session.run(plan.estimating, stage: .resolve(what: plan.what), command: true),
            case .string(let text)? = answer.rows.first?.first,
            let estimate = SparkReadPlan.estimatedBytes(explained: text), estimate.bytes < Double(readWholeBelow) {
-            let limit = readWholeBelow % (1 << 20) == 0 ? "\(readWholeBelow >> 20) MiB" : "\(readWholeBelow) bytes"
-            reason = "Spark estimates the read at \(estimate.shown), under readWholeBelow: (\(limit)); one query brings every row, "
-                + "which costs less than pushing the rules down"
+            reason = "Spark estimates the read at \(estimate.shown), under readWholeBelow: (\(sizeText(readWholeBelow))); "
+                + "one query brings every row, which costs less than pushing the rules down"
         }
         sized = .some(reason)
         return reason
