@@ -363,8 +363,8 @@ def main():
                 spark_argv = audit_argv(a.auditor, cluster.url, cluster.url, ["--pushdown"])
                 # Warm-up of a fresh cluster (JIT, executors' first classes), not timed, for both
                 # jobs alike: each compiles classes of its own (the auditor's windows and sort), and
-                # its first run was 3-5 s slower at 1M. At 10M after 1M the cluster is warm, and one
-                # more 10M pass costs minutes.
+                # a cold first run was the slowest (Benchmarks/README, run of 2026-12-06). At 10M
+                # after 1M the cluster is warm, and one more 10M pass costs minutes.
                 if s == sizes[0]:
                     for argv in (ref_argv, spark_argv):
                         subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
