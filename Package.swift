@@ -77,18 +77,20 @@ let package = Package(
             ],
             exclude: ["Protos"]),
 
-        .testTarget(name: "AuditorTests", dependencies: ["Auditor"]),
-        .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor"], exclude: ["Fixtures"]),
-        .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory"]),
+        // Running programs from the tests without Foundation's Process (Tests/TestSupport).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "AuditorTests", dependencies: ["Auditor", "TestSupport"]),
+        .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory", "TestSupport"]),
         .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
-        .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor"],
+        .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor", "TestSupport"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain", "TestSupport"]),
         // Runs against a real local Spark Connect server (scripts/spark-connect.sh); empty
         // without the Spark trait, like its target.
         // AuditorMain: the `spark:` source's end-to-end tests run the built binary.
         .testTarget(name: "SparkConnectTests",
-                    dependencies: ["SparkConnect", "AuditorReaders", "Auditor", "AuditorMain"], exclude: ["Fixtures"]),
+                    dependencies: ["SparkConnect", "AuditorReaders", "Auditor", "AuditorMain", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Auditor
 
@@ -72,15 +73,7 @@ import Testing
             var problems = [String]()
             let ours = ConfigNode.substitute(text, environment) { _, m in problems.append(m) }
             #expect(problems.isEmpty, "\(text): \(problems)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "printf '%s' \"\(text)\""]
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let shell = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let shell = try ChildProcess.run(["/bin/sh", "-c", "printf '%s' \"\(text)\""], environment: environment).stdoutText
             #expect(ours == shell, "\(text)")
         }
     }

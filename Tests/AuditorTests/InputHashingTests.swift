@@ -1,20 +1,13 @@
 @testable import Auditor
 import Foundation
+import TestSupport
 import Testing
 
 /// The history's input hashes (InputHashing): the background thread, the takeover by
 /// `wait()` at any point, and files that cannot be hashed, against coreutils' `sha256sum`.
 @Suite struct InputHashingTests {
     static func sha256sum(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+        try ChildProcess.run(["/usr/bin/sha256sum", path]).stdoutText.split(separator: " ").first.map(String.init) ?? ""
     }
 
     /// An empty file, files around the 1 MiB step and the 32 KiB read, a missing path, a

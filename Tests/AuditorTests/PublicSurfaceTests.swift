@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The library products export a deliberate, listed surface (issue 14): `scripts/public-api.sh`
@@ -10,16 +11,9 @@ import Testing
 
     /// Runs the script on a package root and returns its lines.
     static func surface(of root: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.root.appendingPathComponent("scripts/public-api.sh").path, root.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let run = try ChildProcess.run(["/bin/sh", Self.root.appendingPathComponent("scripts/public-api.sh").path, root.path])
+        #expect(run.status == 0, "\(run)")
+        return run.stdoutText.split(separator: "\n").map(String.init)
     }
 
     @Test func publicDeclarationsMatchTheAllowList() throws {

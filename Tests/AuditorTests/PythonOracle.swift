@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs Python 3 as a reference implementation (its `decimal`, `datetime` and `re` modules):
 /// a script reads JSON on standard input and prints JSON.
@@ -17,21 +18,14 @@ enum PythonOracle {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputFile = folder.appendingPathComponent("in.json"), outputFile = folder.appendingPathComponent("out.json")
+        let inputFile = folder.appendingPathComponent("in.json")
         let scriptFile = folder.appendingPathComponent("oracle.py")
         try JSONEncoder().encode(input).write(to: inputFile)
         try Data(script.utf8).write(to: scriptFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [scriptFile.path]
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 exited with \(process.terminationStatus)")
+        let run = try ChildProcess.run([path, scriptFile.path], inputFile: inputFile.path)
+        guard run.status == 0 else {
+            throw Failure(description: "python3 exited with \(run.status): \(run.stderrText)")
         }
-        return try JSONDecoder().decode(Output.self, from: Data(contentsOf: outputFile))
+        return try JSONDecoder().decode(Output.self, from: run.stdout)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What one run of the `auditor` binary did: its exit status and everything it printed.
@@ -82,21 +83,10 @@ enum Auditor {
 
     /// Runs `auditor` with `arguments` in `directory` and waits for it, at most `timeout` seconds.
     ///
-    /// stdout and stderr go to files (no pipe can fill up and deadlock), stdin is `/dev/null`,
-    /// and the colour variables of the caller's environment are removed so that output does
-    /// not depend on who runs the tests.
-    /// `program` runs another build of the command line (a team's auditor) instead.
+    /// A ``ChildProcess``: stdout and stderr go to files, stdin is `/dev/null`, and the colour
+    /// variables of the caller's environment are removed so that output does not depend on who
+    /// runs the tests. `program` runs another build of the command line (a team's auditor) instead.
     /// - Throws: ``Failure`` when the binary is missing, cannot start, or times out (it is killed).
-    /// The exit status of child `pid` (or the signal that ended it) once it has ended, without
-    /// reaping it: Foundation may still do so.
-    static func ended(_ pid: pid_t) -> Int32? {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else {
-            return nil
-        }
-        return info._sifields._sigchld.si_status
-    }
-
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:],
                     timeout: Double = defaultTimeout, standardInput: URL? = nil,
@@ -104,64 +94,22 @@ enum Auditor {
         guard let executable = program ?? Self.executable else {
             throw Failure(description: "no 'auditor' binary next to the test bundle (\(Bundle.main.bundleURL.path)) nor in .build/debug; run 'swift build' first or set AUDITOR_BINARY")
         }
-        let fm = FileManager.default
-        let captureDir = fm.temporaryDirectory.appendingPathComponent("auditor-e2e-io-\(UUID().uuidString)")
-        try fm.createDirectory(at: captureDir, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(at: captureDir) }
-        let outURL = captureDir.appendingPathComponent("stdout")
-        let errURL = captureDir.appendingPathComponent("stderr")
-        guard fm.createFile(atPath: outURL.path, contents: nil), fm.createFile(atPath: errURL.path, contents: nil) else {
-            throw Failure(description: "cannot create capture files in \(captureDir.path)")
-        }
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for key in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"] {
             env[key] = nil
         }
         env.merge(environment) { _, new in new }
-        process.environment = env
-        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         let start = ContinuousClock.now
-        try process.run()
-        // Foundation's Process can miss a child's end when many start at once (its termination
-        // handler then never runs, and the child stays a zombie), so the child's end is also
-        // looked at directly.
-        let pid = process.processIdentifier
-        var status: Int32?
-        var killed = false
-        while status == nil {
-            if finished.wait(timeout: .now() + 0.2) == .success {
-                process.waitUntilExit()
-                status = process.terminationStatus
-            } else if let ended = Self.ended(pid) {
-                status = ended
-            } else if !killed, ContinuousClock.now - start > .seconds(timeout) {
-                // Only the child started here, by its own pid.
-                process.terminate()
-                if finished.wait(timeout: .now() + 5) == .timedOut, Self.ended(pid) == nil { kill(pid, SIGKILL) }
-                killed = true
-            }
-        }
-        if killed {
-            throw Failure(description: "auditor \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s and was killed")
+        let result: ChildProcess.Result
+        do {
+            result = try ChildProcess.run([executable.path] + arguments, directory: directory, environment: env,
+                                          inputFile: standardInput?.path, timeout: timeout)
+        } catch {
+            throw Failure(description: "auditor \(arguments.joined(separator: " ")): \(error)")
         }
         let elapsed = ContinuousClock.now - start
         return Execution(
-            arguments: arguments, directory: directory.path,
-            status: status ?? -1,
-            stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
+            arguments: arguments, directory: directory.path, status: result.status, stdout: result.stdout, stderr: result.stderr,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `auditor check --data`: the declared attributes against each source's real fields, without
@@ -16,11 +17,9 @@ struct CheckDataTests {
             return "    path: people.csv\n"
         case .sqlite:
             let db = tmp.path("people.db")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            p.arguments = [db, "create table people(id integer, name text, email text); insert into people values (1, 'Ann', 'ann@example.com');"]
-            try p.run()
-            p.waitUntilExit()
+            let sqlite = try ChildProcess.run(["/usr/bin/sqlite3", db,
+                "create table people(id integer, name text, email text); insert into people values (1, 'Ann', 'ann@example.com');"])
+            try #require(sqlite.status == 0, "\(sqlite)")
             return "    path: people.db\n    sqlite: { table: people }\n"
         case .xml:
             try tmp.write("people.xml", "<people><person id=\"1\"><name>Ann</name><email>ann@example.com</email></person></people>\n")

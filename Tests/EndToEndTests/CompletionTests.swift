@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shell completion scripts that `auditor --generate-completion-script SHELL` writes
@@ -25,19 +26,9 @@ struct CompletionTests {
             _auditor auditor \(ProgressTests.quoted(all[all.count - 1])) \(ProgressTests.quoted(all[all.count - 2]))
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "--noprofile", "-c", driver]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+        let run = try ChildProcess.run(["/bin/bash", "--norc", "--noprofile", "-c", driver], directory: directory)
+        #expect(run.status == 0, "\(run)")
+        return run.stdoutText.split(separator: "\n").map(String.init).sorted()
     }
 
     static let rules = ["run", "rules/people.yml"]

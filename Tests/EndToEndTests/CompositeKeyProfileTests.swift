@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `auditor profile` finds candidate composite keys (issue 19: "small column sets") when no
@@ -51,15 +52,8 @@ struct CompositeKeyProfileTests {
         sets = [list(cs) for n in (2, 3) for cs in itertools.combinations(cols, n) if unique(cs)]
         print(json.dumps({"single": single, "sets": sets}))
         """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let run = try ChildProcess.run(["python3", "-c", script, path])
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let sets = (object["sets"] as? [[String]] ?? []).map { $0.sorted() }
         return (object["single"] as? Bool ?? false, Set(sets))
     }

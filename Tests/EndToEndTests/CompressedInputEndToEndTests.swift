@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// gen.py data as `.csv.gz`, `.csv.zst`, gzipped XML and standard input (`--source people=-`)
@@ -12,12 +13,8 @@ struct CompressedInputEndToEndTests {
         let out = data.appendingPathComponent(file + suffix)
         if FileManager.default.fileExists(atPath: out.path) { return out }
         let partial = data.appendingPathComponent("\(file)\(suffix).\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(tool) -c < \"$1\" > \"$2\"", "sh", data.appendingPathComponent(file).path, partial.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) failed")
+        let run = try ChildProcess.run(["/bin/sh", "-c", "\(tool) -c < \"$1\" > \"$2\"", "sh", data.appendingPathComponent(file).path, partial.path])
+        try #require(run.status == 0, "\(tool) failed: \(run)")
         _ = try? FileManager.default.moveItem(at: partial, to: out)
         return out
     }
@@ -124,11 +121,7 @@ struct CompressedInputEndToEndTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let gz = dir.appendingPathComponent("people.parquet.gz")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -c < \"$1\" > \"$2\"", "sh", fixture.path, gz.path]
-        try process.run()
-        process.waitUntilExit()
+        try #require(try ChildProcess.run(["/bin/sh", "-c", "gzip -c < \"$1\" > \"$2\"", "sh", fixture.path, gz.path]).status == 0)
         let run = try Auditor.run(["run", "rules/people.yml", "--source", "people=\(gz.path)"])
         #expect(run.status == 65, "\(run)")
         #expect(run.stderrText.contains("gzip-compressed") && run.stderrText.contains("decompress it first"), "\(run)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `auditor import coredata` and `auditor run` on a Core Data model and store made by
@@ -10,13 +11,8 @@ import Testing
     /// Runs the generator into a fresh folder.
     static func generate(into scratch: Scratch) throws -> URL {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [generator.path, scratch.path("store")]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "generate.py failed")
+        let run = try ChildProcess.run([python.path, generator.path, scratch.path("store")])
+        try #require(run.status == 0, "generate.py failed: \(run)")
         return scratch.url.appendingPathComponent("store")
     }
 
@@ -173,11 +169,7 @@ import Testing
 
     /// Runs SQL on a database with the sqlite3 CLI.
     func sqlite(_ path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 failed: \(sql)")
+        let run = try ChildProcess.run(["/usr/bin/sqlite3", path, sql])
+        try #require(run.status == 0, "sqlite3 failed: \(sql)\n\(run)")
     }
 }

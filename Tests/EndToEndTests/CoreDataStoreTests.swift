@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The store side of the Core Data import against references we did not write: Python's
@@ -8,13 +9,8 @@ import Testing
     /// Runs a Python 3 program with arguments.
     func python(_ program: String, _ arguments: [String]) throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", program] + arguments
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 failed")
+        let run = try ChildProcess.run([python.path, "-c", program] + arguments)
+        try #require(run.status == 0, "python3 failed: \(run)")
     }
 
     static let model = """

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Data problems are data exit codes (issue 13 §4): an input that lacks a declared column, a
@@ -18,12 +19,8 @@ struct DataErrorTests {
 
     /// Runs sqlite3 on a database (the CLI is the reference that builds the test inputs).
     static func sqlite3(_ database: String, _ sql: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sqlite3", database, sql]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "sqlite3 \(sql)")
+        let run = try ChildProcess.run(["sqlite3", database, sql])
+        #expect(run.status == 0, "sqlite3 \(sql): \(run)")
     }
 
     /// The JSON report's rules of one entity.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `description:` and `hint:` on attributes, constraints, relationships and table rules: shown
@@ -105,15 +106,6 @@ struct DescriptionHintTests {
 
     /// Runs `python3` with arguments; its stdout and stderr.
     static func python(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ChildProcess.run(["python3"] + arguments, mergeErrors: true).stdoutText
     }
 }

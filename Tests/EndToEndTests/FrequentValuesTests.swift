@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The HTML report's "most frequent failing values" per rule, checked against Python's
@@ -38,15 +39,8 @@ struct FrequentValuesTests {
         let script = "import csv,sys,json,collections;"
             + "c=collections.Counter(r['name'] for r in csv.DictReader(open(sys.argv[1],newline='')) if len(r['name'])<3);"
             + "print(json.dumps(c))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
+        let run = try ChildProcess.run(["python3", "-c", script, path])
+        return try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Int], "\(run)")
     }
 
     /// The values line of rule `id` in an HTML report: (value, count, low bound) per item.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A data set made by `../shared/bench/gen.py` once per test process (issue 2's "Done when",
@@ -42,21 +43,13 @@ enum GeneratedData {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory
                 .appendingPathComponent("auditor-e2e-gen-\(ProcessInfo.processInfo.processIdentifier)"))
         }
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [script.path, "--rows", String(rows), "--seed", String(seed),
-                             "--formats", "csv,xml,sqlite", "--out", out.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        do { try process.run() } catch {
-            return .failure(.init(description: "cannot start \(python3.path): \(error)"))
-        }
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()  // small; ends at exit
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            return .failure(.init(description: "gen.py exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))"))
+        let run: ChildProcess.Result
+        do {
+            run = try ChildProcess.run([python3.path, script.path, "--rows", String(rows), "--seed", String(seed),
+                                        "--formats", "csv,xml,sqlite", "--out", out.path])
+        } catch { return .failure(.init(description: "\(error)")) }
+        guard run.status == 0 else {
+            return .failure(.init(description: "gen.py exited \(run.status): \(run.stderrText)"))
         }
         for name in ["people.csv", "people.xml", "people.sqlite", "expected.json"]
         where !FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path) {

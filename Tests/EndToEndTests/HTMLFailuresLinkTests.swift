@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// With `--failures-out`, the HTML report links to the file (relative to the page, so the
@@ -47,15 +48,8 @@ struct HTMLFailuresLinkTests {
 
     /// Rows of a CSV file, counted by Python's csv module (quoted newlines are not rows).
     static func csvRows(_ path: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import csv,sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], newline=''))))", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let run = try ChildProcess.run(["python3", "-c", "import csv,sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], newline=''))))", path])
+        return try #require(Int(run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     @Test("no link without --failures-out")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A 100,000-finding HTML report (20,000 rows × 5 failing rules, `--max-samples 100000`) in
@@ -98,18 +99,10 @@ struct HTMLLargeReportTests {
 
     /// The base64 SHA-256 of `text`, from Python's hashlib (a reference we did not write).
     static func sha256(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import base64,hashlib,sys; print(base64.b64encode(hashlib.sha256(sys.stdin.buffer.read()).digest()).decode())"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let hash = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return hash.trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try ChildProcess.run(["python3", "-c",
+            "import base64,hashlib,sys; print(base64.b64encode(hashlib.sha256(sys.stdin.buffer.read()).digest()).decode())"],
+            input: Data(text.utf8))
+        return run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Loads `page` in headless Chromium, in real time, and returns the driver's result.
@@ -121,20 +114,11 @@ struct HTMLLargeReportTests {
     static func load(_ page: URL, in scratch: Scratch) throws -> [String: Any] {
         let chromium = try #require(chromium)
         let python = try #require(GeneratedData.python3, "python3 drives Chromium")
-        let output = scratch.url.appendingPathComponent("result.json")
-        try Data().write(to: output)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [Auditor.packageRoot.appendingPathComponent("scripts/chromium-wait.py").path,
-                             chromium, page.absoluteString, "--timeout", "240", "--profile", scratch.path("profile")]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "the driver did not finish: \(message)")
-        let json = try Data(contentsOf: output)
+        let run = try ChildProcess.run([python.path, Auditor.packageRoot.appendingPathComponent("scripts/chromium-wait.py").path,
+                                        chromium, page.absoluteString, "--timeout", "240", "--profile", scratch.path("profile")],
+                                       timeout: 300)
+        try #require(run.status == 0, "the driver did not finish: \(run.stderrText)")
+        let json = run.stdout
         return try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
     }
 

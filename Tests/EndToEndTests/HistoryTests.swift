@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--history` and `auditor history` through the real binary: consecutive nightly runs on
@@ -218,17 +219,9 @@ func ints(_ value: Any?) -> [Int] {
 
 /// Runs a program and returns its stdout; fails on a non-zero exit.
 func tool(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw Auditor.Failure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    let run = try ChildProcess.run([executable] + arguments, directory: directory)
+    guard run.status == 0 else {
+        throw Auditor.Failure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderrText)")
     }
-    return String(decoding: data, as: UTF8.self)
+    return run.stdoutText
 }

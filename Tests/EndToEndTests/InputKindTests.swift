@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Inputs that are not regular files never hang a run (issue 13 §4): each is refused with 66
@@ -10,12 +11,8 @@ struct InputKindTests {
 
     /// A unix-domain socket bound at `path` by Python (kept as a file after Python exits).
     static func makeSocket(_ path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let run = try ChildProcess.run(["python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path])
+        try #require(run.status == 0, "\(run)")
     }
 
     @Test("A source that is a FIFO with no writer, a directory, a socket or a character device: 66 at once, naming the kind",

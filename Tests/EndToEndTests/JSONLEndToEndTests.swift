@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The JSON Lines reader through the binary (issue 15 "Done when", on gen.py's 20,000 rows):
@@ -18,15 +19,10 @@ struct JSONLEndToEndTests {
             let data = try GeneratedData.dataset()
             let target = data.appendingPathComponent(typed ? "people-typed.jsonl" : "people.jsonl")
             guard let python3 = GeneratedData.python3 else { return .failure(.init(description: "python3 not found")) }
-            let process = Process()
-            process.executableURL = python3
-            process.arguments = [Auditor.packageRoot.appendingPathComponent("scripts/csv-to-jsonl.py").path]
-                + (typed ? ["--typed"] : []) + [data.appendingPathComponent("people.csv").path, target.path]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                return .failure(.init(description: "csv-to-jsonl.py exited \(process.terminationStatus)"))
+            let run = try ChildProcess.run([python3.path, Auditor.packageRoot.appendingPathComponent("scripts/csv-to-jsonl.py").path]
+                + (typed ? ["--typed"] : []) + [data.appendingPathComponent("people.csv").path, target.path])
+            guard run.status == 0 else {
+                return .failure(.init(description: "csv-to-jsonl.py exited \(run.status): \(run.stderrText)"))
             }
             return .success(target)
         } catch {

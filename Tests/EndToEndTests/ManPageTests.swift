@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `docs/auditor.1` is generated from the command model (scripts/generate-manual.sh runs
@@ -11,24 +12,14 @@ struct ManPageTests {
 
     /// The page as man(1) shows it, plain text.
     static func rendered() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/man")
-        process.arguments = ["-l", page.path]
         var environment = ProcessInfo.processInfo.environment
         environment["MANWIDTH"] = "200"
         environment["MANPAGER"] = "cat"
         environment["PAGER"] = "cat"
         environment["MAN_KEEP_FORMATTING"] = nil
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0 && warnings.isEmpty, "man: \(warnings)")
-        return String(decoding: text, as: UTF8.self)
+        let run = try ChildProcess.run(["/usr/bin/man", "-l", page.path], environment: environment)
+        #expect(run.status == 0 && run.stderr.isEmpty, "man: \(run.stderrText)")
+        return run.stdoutText
     }
 
     @Test("the man page documents every command and option of the command model",

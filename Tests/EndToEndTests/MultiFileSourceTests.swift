@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// gen.py's people.csv split by `scripts/split-partitions.py` into 10 partition files (each
@@ -13,19 +14,14 @@ enum PartitionedData {
         do { data = try GeneratedData.dataset() } catch { return .failure(.init(description: "\(error)")) }
         guard let python3 = GeneratedData.python3 else { return .failure(.init(description: "python3 not found")) }
         let out = data.appendingPathComponent("parts")
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [Auditor.packageRoot.appendingPathComponent("scripts/split-partitions.py").path,
-                             data.appendingPathComponent("people.csv").path, out.path, "--parts", String(parts), "--prefix", "people-"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        do { try process.run() } catch { return .failure(.init(description: "cannot start \(python3.path): \(error)")) }
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            return .failure(.init(description: "split-partitions.py exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))"))
+        let run: ChildProcess.Result
+        do {
+            run = try ChildProcess.run([python3.path, Auditor.packageRoot.appendingPathComponent("scripts/split-partitions.py").path,
+                                        data.appendingPathComponent("people.csv").path, out.path, "--parts", String(parts),
+                                        "--prefix", "people-"])
+        } catch { return .failure(.init(description: "\(error)")) }
+        guard run.status == 0 else {
+            return .failure(.init(description: "split-partitions.py exited \(run.status): \(run.stderrText)"))
         }
         return .success(out)
     }

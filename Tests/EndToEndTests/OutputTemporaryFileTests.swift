@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Temporary files of atomic writes (issue 13 §6): exclusive, unpredictable, and cleaned up
@@ -7,19 +8,9 @@ import Testing
 struct OutputTemporaryFileTests {
     /// Runs `script` with `/bin/sh -c` in `directory`; `$AUDITOR` is the binary.
     static func shell(_ script: String, in directory: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["AUDITOR"] = try #require(Auditor.executable).path
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try ChildProcess.run(["/bin/sh", "-c", script], directory: directory, environment: env).status
     }
 
     @Test("Symlinks planted at the names the old code used (.NAME.<pid>.tmp) are not followed: the victim is unchanged")
@@ -50,14 +41,9 @@ struct OutputTemporaryFileTests {
         for i in 1 ... 200_000 { csv += "\(i),B,\(i % 90)\n" }
         try tmp.write("people.csv", csv)
         try tmp.write("rules.yml", Fixture.rules(path: "people.csv"))
-        let process = Process()
-        process.executableURL = Auditor.executable
-        process.arguments = ["run", "rules.yml", "--failures-out", "out/failures.jsonl", "--jobs", "1", "-q"]
-        process.currentDirectoryURL = tmp.url
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         try FileManager.default.createDirectory(atPath: tmp.path("out"), withIntermediateDirectories: false)
-        try process.run()
+        let process = try ChildProcess([try #require(Auditor.executable).path, "run", "rules.yml", "--failures-out", "out/failures.jsonl",
+                                        "--jobs", "1", "-q"], directory: tmp.url)
         let deadline = Date().addingTimeInterval(60)
         var leftovers = [String]()
         while Date() < deadline, process.isRunning {
@@ -65,10 +51,10 @@ struct OutputTemporaryFileTests {
             if !leftovers.isEmpty { break }
             usleep(2000)
         }
-        kill(process.processIdentifier, SIGKILL)       // only the child started here, by its pid
-        process.waitUntilExit()
+        process.send(SIGKILL)       // only the child started here, by its pid
+        let killed = try process.wait(timeout: 30)
         try #require(!leftovers.isEmpty, "the run ended before its temporary file was seen")
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(killed.signal == SIGKILL)
         #expect(try tmp.listing("out") == leftovers, "the killed run left its temporary file")
 
         try assertExecute(["run", "rules.yml", "--failures-out", "out/failures.jsonl", "-q"], in: tmp.url, exitCode: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The pipeline's promise, through the binary: the same audit with `--jobs 1`, 2 and 3 and
@@ -158,12 +159,8 @@ struct PipelineDifferentialTests {
             db.commit()
             db.close()
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", script, csvPath, scratch.path(name)]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "python3 could not build \(name)")
+        let run = try ChildProcess.run(["/usr/bin/python3", "-c", script, csvPath, scratch.path(name)])
+        try #require(run.status == 0, "python3 could not build \(name): \(run)")
     }
 
     enum Format: String, CaseIterable, Sendable { case csv, xml, sqlite }

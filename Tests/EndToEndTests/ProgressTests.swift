@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Progress goes to stderr only when stderr is a terminal, and `-q` silences it. The terminal
@@ -11,22 +12,12 @@ struct ProgressTests {
     static func onTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, screen: String) {
         let executable = try #require(Auditor.executable)
         let command = ([executable.path] + arguments).map(Self.quoted).joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", command, "/dev/null"]
-        process.currentDirectoryURL = Auditor.packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["AUDITOR_PROGRESS_AFTER"] = "0"
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ChildProcess.run(["/usr/bin/script", "-qfec", command, "/dev/null"], directory: Auditor.packageRoot,
+                                       environment: environment, mergeErrors: true)
+        return (run.status, run.stdoutText)
     }
 
     static func quoted(_ word: String) -> String {

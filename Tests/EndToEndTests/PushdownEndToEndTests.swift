@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SQL pushdown into SQLite (issue 16): the streaming engine is the oracle. The same audit
@@ -55,12 +56,8 @@ struct PushdownEndToEndTests {
     /// Runs a table builder (a Python script that writes with Python's sqlite3) with `arguments`.
     static func build(_ script: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
         let python = try #require(GeneratedData.python3, "python3 is needed to build the tables", sourceLocation: sourceLocation)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", script] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, sourceLocation: sourceLocation)
+        let run = try ChildProcess.run([python.path, "-c", script] + arguments)
+        try #require(run.status == 0, "\(run)", sourceLocation: sourceLocation)
     }
 
     /// Record rules `n.<attribute>` over number attributes of the table `n` (its `id` the key),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's "Nightly audit" commands, run as written (so the README stays true): the cron
@@ -72,29 +73,9 @@ struct ReadmeNightlyTests {
 
 /// Runs a command line with `/bin/sh -c` (as cron does) in `directory` with `PATH`.
 func shell(_ command: String, in directory: URL, path: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.currentDirectoryURL = directory
     var env = ProcessInfo.processInfo.environment
     env["PATH"] = path
     for key in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"] { env[key] = nil }
-    process.environment = env
-    process.standardInput = FileHandle.nullDevice
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes concurrently with the child so neither can fill up and block it.
-    nonisolated(unsafe) var errData = Data()
-    let errDone = DispatchSemaphore(value: 0)
-    let errHandle = err.fileHandleForReading
-    DispatchQueue.global().async {
-        errData = errHandle.readDataToEndOfFile()
-        errDone.signal()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    errDone.wait()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let run = try ChildProcess.run(["/bin/sh", "-c", command], directory: directory, environment: env)
+    return (run.status, run.stdoutText, run.stderrText)
 }

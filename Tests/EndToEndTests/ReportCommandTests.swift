@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `auditor` binary: `--locale`, several `--report`s, `--failures-out` and the
@@ -59,22 +60,12 @@ struct ReportCommandTests {
     /// Runs auditor in `folder`; stdout, stderr, status.
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:])
         throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(binary))
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         env["GITHUB_STEP_SUMMARY"] = nil
         env["AUDITOR_MESSAGES_PATH"] = nil
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let run = try ChildProcess.run([try #require(binary)] + arguments, directory: folder, environment: env)
+        return (run.status, run.stdoutText, run.stderrText)
     }
 
     @Test("--locale fr translates every constraint kind, date variants and csv.row.ragged",

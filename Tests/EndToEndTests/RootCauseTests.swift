@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Root cause first (issue 13 §4): a file in another dialect or encoding is one error with the
@@ -10,12 +11,8 @@ import Testing
 struct RootCauseTests {
     /// Runs python3 with a program and arguments; fails the test when it fails.
     static func python(_ program: String, _ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", program] + arguments
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "python3 failed: \(arguments)")
+        let run = try ChildProcess.run(["python3", "-c", program] + arguments)
+        #expect(run.status == 0, "python3 failed: \(arguments)\n\(run)")
     }
 
     static let example = Auditor.packageRoot.appendingPathComponent("examples/people/people.csv").path

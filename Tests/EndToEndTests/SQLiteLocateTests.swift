@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `sqlite: { query: ..., locate: Person[Z_PK] }` locates findings by a key column of the query
@@ -8,17 +9,14 @@ import Testing
     static func database(_ scratch: Scratch) throws -> String {
         let path = scratch.path("app.sqlite")
         let python = try #require(GeneratedData.python3)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", """
+        let run = try ChildProcess.run([python.path, "-c", """
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
             c.execute("CREATE TABLE ZPERSON (Z_PK INTEGER PRIMARY KEY, ZNAME TEXT, ZAGE INTEGER)")
             c.executemany("INSERT INTO ZPERSON VALUES (?, ?, ?)", [(7, 'Ann', 30), (42, 'Bob', -1), (99, 'Cy', 200)])
             c.commit()
-            """, path]
-        try process.run()
-        process.waitUntilExit()
+            """, path])
+        try #require(run.status == 0, "\(run)")
         return path
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SQLite types follow the storage classes (issue 13 §5; README "Types"): `integer` is the
@@ -11,19 +12,9 @@ import Testing
 struct SQLiteStorageClassTests {
     /// Runs sqlite3 and returns its output.
     static func sqlite3(_ database: String, _ sql: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sqlite3", "-batch", "-separator", "|", database]
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try p.run()
-        input.fileHandleForWriting.write(Data(sql.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "sqlite3 failed")
-        return String(decoding: data, as: UTF8.self)
+        let run = try ChildProcess.run(["sqlite3", "-batch", "-separator", "|", database], input: Data(sql.utf8))
+        #expect(run.status == 0, "sqlite3 failed: \(run)")
+        return run.stdoutText
     }
 
     /// SQL literals of every storage class, numbers spelled as text among them.

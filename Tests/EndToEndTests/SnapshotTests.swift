@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--previous` on real files: two snapshots with known inserts, updates and deletes, in CSV
@@ -77,12 +78,8 @@ import Testing
         let sql = "CREATE TABLE docs (id INTEGER PRIMARY KEY, folder INTEGER, title TEXT, status TEXT, author TEXT);"
             + "CREATE TABLE folders (id INTEGER PRIMARY KEY, name TEXT);"
             + inserts("docs", Self.docs[day]) + inserts("folders", Self.folders[day])
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: sqlite3)
-        p.arguments = [s.path("\(name)/snap.sqlite"), sql]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
+        let run = try ChildProcess.run([sqlite3, s.path("\(name)/snap.sqlite"), sql])
+        try #require(run.status == 0, "\(run)")
     }
 
     func check(_ run: Execution, _ s: Scratch, previous: String) throws {

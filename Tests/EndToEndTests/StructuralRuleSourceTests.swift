@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A reader's structural rules (`csv.row.ragged`, `csv.encoding`) belong to their source:
@@ -155,16 +156,9 @@ struct StructuralRuleSourceTests {
                 n >>= 8
             print("%016x" % h)
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, ruleID, entity, key, String(occurrence)]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "python3 failed")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try ChildProcess.run(["python3", "-c", script, ruleID, entity, key, String(occurrence)])
+        try #require(run.status == 0, "python3 failed: \(run)")
+        return run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("a baseline written before the ids were qualified still matches the structural findings")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A team's auditor (issue 22): `examples/validators`' `team-auditor` is the command line with
@@ -8,21 +9,17 @@ import Testing
     static let package = Auditor.packageRoot.appendingPathComponent("examples/validators")
 
     /// `swift build --package-path examples/validators --product team-auditor` (a no-op after
-    /// `.ci/run`, which builds the package first), and the binary's path.
+    /// `.ci/run`, which builds the package first), and the binary's path: once per test run,
+    /// for every test of the suite.
+    static let built = Result { try build() }
+
     static func build() throws -> URL {
         func swift(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swift", "build", "--package-path", package.path, "--product", "team-auditor"] + arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
-            guard process.terminationStatus == 0 else { throw Auditor.Failure(description: "swift build of examples/validators failed:\n\(text)") }
-            return text
+            // Builds of the whole dependency graph take minutes on a loaded CI machine.
+            let run = try ChildProcess.run(["swift", "build", "--package-path", package.path, "--product", "team-auditor"] + arguments,
+                                           mergeErrors: true, timeout: 1800)
+            guard run.status == 0 else { throw Auditor.Failure(description: "swift build of examples/validators failed:\n\(run.stdoutText)") }
+            return run.stdoutText
         }
         // Without SwiftPM's cached build manifest, and once more on failure: builds started from
         // here twice missed a source file just added to this package, the dependency ("cannot
@@ -46,15 +43,8 @@ import Testing
             print(json.dumps({'licence': sum(map(young, body)),
                               'alias': sum('+' in r[col['email']] for r in body if r[col['email']] != '')}))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, Auditor.packageRoot.appendingPathComponent("examples/people/people.csv").path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
+        let run = try ChildProcess.run(["python3", "-c", script, Auditor.packageRoot.appendingPathComponent("examples/people/people.csv").path])
+        return try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Int], "\(run)")
     }
 
     static func rules(_ report: Data) throws -> [String: [String: Any]] {
@@ -64,7 +54,7 @@ import Testing
     }
 
     @Test func theTeamAuditorRunsTheValidatorsTheRulesName() throws {
-        let binary = try Self.build()
+        let binary = try Self.built.get()
         let scratch = try Scratch("team")
         defer { scratch.remove() }
         let run = try Auditor.run(["run", "examples/validators/people.yml", "--format", "json", "-o", scratch.path("team.json")],
@@ -95,7 +85,7 @@ import Testing
     }
 
     @Test func onAFileThatNamesNoValidatorTheTeamAuditorIsTheStockOne() throws {
-        let binary = try Self.build()
+        let binary = try Self.built.get()
         let scratch = try Scratch("team-stock")
         defer { scratch.remove() }
         let arguments = ["run", "rules/people.yml", "--format", "json", "--as-of", "2026-11-27"]

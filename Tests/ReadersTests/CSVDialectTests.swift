@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Testing
 
@@ -33,12 +34,8 @@ import Testing
     static func generate(count: Int, seed: Int) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("csv-dialect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", generator, dir.path, String(count), String(seed)]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let run = try ChildProcess.run(["python3", "-c", generator, dir.path, String(count), String(seed)])
+        #expect(run.status == 0, "\(run)")
         return dir
     }
 

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Testing
 
@@ -23,18 +24,11 @@ enum CSVGenerated {
 
     /// Runs python3 with arguments; returns standard output.
     static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python ?? "python3")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AuditError(.internal, "python3 \(arguments.first ?? "") exited with \(process.terminationStatus)")
+        let run = try ChildProcess.run([python ?? "python3"] + arguments)
+        guard run.status == 0 else {
+            throw AuditError(.internal, "python3 \(arguments.first ?? "") exited with \(run.status): \(run.stderrText)")
         }
-        return data
+        return run.stdout
     }
 
     /// Python's `csv` module as an independent reading of the same file: each record's first

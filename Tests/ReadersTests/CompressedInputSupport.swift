@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Auditor
 
@@ -13,21 +14,9 @@ enum CompressedFixture {
 
     /// `data` piped through `tool arguments` (e.g. `gzip -c`).
     static func run(_ tool: String, _ arguments: [String], input data: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(data)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return output
+        let run = try ChildProcess.run([tool] + arguments, input: data)
+        guard run.status == 0 else { throw ChildProcess.Failure(description: "\(run)") }
+        return run.stdout
     }
 
     static func gzip(_ data: Data) throws -> Data { try run("gzip", ["-c", "-n"], input: data) }

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 import AuditorReaders
 import Testing
 
@@ -11,15 +12,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try "id,dept\n1,10\n2,20\n3,30\n4,\n".write(to: dir.appendingPathComponent("people.csv"), atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("org.sqlite").path
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [db, "CREATE TABLE departments (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO departments VALUES (10, 'Sales'), (20, 'Legal');"]
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {
             Issue.record("sqlite3 CLI missing: cannot build the fixture database")
             return
         }
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        let sqlite = try ChildProcess.run(["/usr/bin/sqlite3", db,
+            "CREATE TABLE departments (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO departments VALUES (10, 'Sales'), (20, 'Legal');"])
+        try #require(sqlite.status == 0, "\(sqlite)")
         let yaml = """
             version: 1
             sources:

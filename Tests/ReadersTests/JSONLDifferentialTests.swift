@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) @testable import AuditorReaders
 import Testing
 
@@ -115,16 +116,9 @@ print(json.dumps(out, ensure_ascii=True))
         defer { JSONLTest.remove(path) }
         let scriptURL = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("ref.py")
         try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [scriptURL.path, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let expected = try #require(JSONSerialization.jsonObject(with: data) as? [[Any]])
+        let run = try ChildProcess.run([python3.path, scriptURL.path, path])
+        #expect(run.status == 0, "\(run)")
+        let expected = try #require(JSONSerialization.jsonObject(with: run.stdout) as? [[Any]])
 
         let reader = try JSONLTest.reader(path, fields: ["a", "b"])
         var actual = [[String]]()

@@ -1,6 +1,7 @@
 import Auditor
 @testable import AuditorReaders
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ParquetReaderTests {
@@ -79,13 +80,9 @@ import Testing
         let python = try #require(ParquetTestSupport.pyarrowPython)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parquet-diff-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [ParquetTestSupport.repository.appendingPathComponent("scripts/make-parquet-fixtures.py").path,
-                       folder.path, "--random", String(seed)]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
+        let run = try ChildProcess.run([python, ParquetTestSupport.repository.appendingPathComponent("scripts/make-parquet-fixtures.py").path,
+                                        folder.path, "--random", String(seed)])
+        try #require(run.status == 0, "\(run)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".parquet") }.sorted()
         #expect(files.count == 4 * 4 * 2 * 2 + 2 * 4 * 2 * 2)
         for name in files {

@@ -1,6 +1,7 @@
 import Auditor
 @testable import AuditorReaders
 import Foundation
+import TestSupport
 import Testing
 
 /// Reads Parquet files and compares every value with the `.json` that
@@ -90,14 +91,7 @@ enum ParquetTestSupport {
         var candidates = [repository.appendingPathComponent(".venv/bin/python3").path]
         if let env = ProcessInfo.processInfo.environment["AUDITOR_PYARROW_PYTHON"] { candidates.insert(env, at: 0) }
         for path in candidates where FileManager.default.isExecutableFile(atPath: path) {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: path)
-            p.arguments = ["-c", "import pyarrow"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            guard (try? p.run()) != nil else { continue }
-            p.waitUntilExit()
-            if p.terminationStatus == 0 { return path }
+            if (try? ChildProcess.run([path, "-c", "import pyarrow"]))?.status == 0 { return path }
         }
         return nil
     }()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A throwaway PostgreSQL server for the tests: Debian's `postgresql` binaries, `initdb` into a
@@ -159,33 +160,14 @@ final class PostgresServer: Sendable {
     }
 
     /// Runs a program (as `postgres` through runuser when we are root and `asPostgres`) and
-    /// waits for it with `waitpid`.
-    ///
-    /// Not Foundation's `Process`: on Linux it notices a child's exit through a descriptor the
-    /// child inherits, and the server that `pg_ctl start` leaves running inherits it too, so
-    /// `waitUntilExit()` would wait for the server. Output goes to a file for the same reason.
+    /// waits for it, at most `timeout` seconds: a ``ChildProcess``, whose end is seen by its pid
+    /// even though the server that `pg_ctl start` leaves running outlives it.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], asPostgres: Bool) throws -> (status: Int32, output: String) {
+    static func run(_ program: String, _ arguments: [String], asPostgres: Bool,
+                    timeout: Double = 300) throws -> (status: Int32, output: String) {
         let argv = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments
                                               : [program] + arguments
-        let capture = "/tmp/aupg-out-\(UUID().uuidString)"
-        defer { unlink(capture) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
-        guard rc == 0 else { throw Failure(description: "cannot start \(argv[0]): error \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
-        // WIFEXITED / WEXITSTATUS by hand (macros Swift does not import).
-        let exited = status & 0x7F == 0
-        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
+        let result = try ChildProcess.run(argv, mergeErrors: true, timeout: timeout)
+        return (result.status, result.stdoutText)
     }
 }

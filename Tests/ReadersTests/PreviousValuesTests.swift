@@ -1,6 +1,7 @@
 import Auditor
 import AuditorReaders
 import Foundation
+import TestSupport
 import Testing
 
 /// `previous.x` and `changed(x)` in `on: [update]` record rules, through the real CSV and
@@ -127,19 +128,9 @@ import Testing
         // Python's rows hold the id as a number, as the oracle's keys.
         let json = String(decoding: try JSONEncoder().encode(input), as: UTF8.self)
             .replacingOccurrences(of: #"\[\"([0-9]+)\","#, with: "[$1,", options: .regularExpression)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(json.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONDecoder().decode(Expected.self, from: out)
+        let run = try ChildProcess.run([python, "-c", script], input: Data(json.utf8))
+        #expect(run.status == 0, "\(run)")
+        return try JSONDecoder().decode(Expected.self, from: run.stdout)
     }
 
     static func audit(format: String, jobs: Int, chunk: Int, rows: (previous: [Row], current: [Row]))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Auditor
 @_spi(Testing) @testable import AuditorReaders
@@ -16,17 +17,8 @@ import Testing
 
     /// Runs the checker (Python's jsonschema, the reference implementation) on `paths`.
     static func check(_ paths: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "scripts/check-rules-schema.py"] + paths
-        process.currentDirectoryURL = root
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ChildProcess.run(["python3", "scripts/check-rules-schema.py"] + paths, directory: root, mergeErrors: true)
+        return (run.status, run.stdoutText)
     }
 
     /// Every rules file of the repository: rules/, examples/ (not message catalogs), and the

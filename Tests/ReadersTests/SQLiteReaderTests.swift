@@ -1,6 +1,7 @@
 import Auditor
 import CSQLite
 import Foundation
+import TestSupport
 import AuditorReaders
 import Testing
 
@@ -430,14 +431,9 @@ enum GeneratedPeople {
     /// returns the database path and `counts_by_format.sqlite`.
     static func make(rows: Int, in dir: TemporaryDirectory) throws -> (String, [String: Int]) {
         let gen = try #require(generatorPath)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [gen, "--rows", String(rows), "--seed", "42", "--fault-rate", "0.2", "--out", dir.url.path,
-                             "--formats", "sqlite"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try ChildProcess.run(["/usr/bin/python3", gen, "--rows", String(rows), "--seed", "42", "--fault-rate", "0.2",
+                                        "--out", dir.url.path, "--formats", "sqlite"])
+        #expect(run.status == 0, "\(run)")
         let json = try Data(contentsOf: dir.url.appendingPathComponent("expected.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let byFormat = try #require(object["counts_by_format"] as? [String: Any])

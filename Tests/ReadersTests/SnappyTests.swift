@@ -1,6 +1,7 @@
 import Auditor
 @testable import AuditorReaders
 import Foundation
+import TestSupport
 import Testing
 
 /// Parquet's SNAPPY pages, decoded by our own Swift decoder (no libsnappy on a fresh machine).
@@ -63,12 +64,8 @@ import Testing
                 open(os.path.join(sys.argv[1], "%02d.raw" % i), "wb").write(data)
                 open(os.path.join(sys.argv[1], "%02d.snappy" % i), "wb").write(pa.compress(data, codec="snappy", asbytes=True))
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", script, dir.path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
+        let run = try ChildProcess.run([python, "-c", script, dir.path])
+        try #require(run.status == 0, "\(run)")
         for i in 0 ..< 60 {
             let raw = try Data(contentsOf: dir.appendingPathComponent(String(format: "%02d.raw", i)))
             let block = try Data(contentsOf: dir.appendingPathComponent(String(format: "%02d.snappy", i)))

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Testing
 
@@ -49,13 +50,9 @@ import Glibc
 
             start = ContinuousClock.now
             let childrenBefore = Self.childrenCPU()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["xmllint", "--stream", "--noout", path]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                Issue.record("xmllint failed (\(process.terminationStatus)); apt-get install -y libxml2-utils")
+            let run = try ChildProcess.run(["xmllint", "--stream", "--noout", path])
+            guard run.status == 0 else {
+                Issue.record("xmllint failed (\(run.status)); apt-get install -y libxml2-utils")
                 return
             }
             xmllint = min(xmllint, Self.seconds(ContinuousClock.now - start))

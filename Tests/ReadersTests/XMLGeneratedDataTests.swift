@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Testing
 
@@ -28,13 +29,8 @@ import Testing
         let gen = try #require(Self.generator(), "shared/bench/gen.py not found next to the repository; set AUDITOR_SHARED")
         let out = try XMLTest.directory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", gen, "--rows", "3000", "--seed", "11", "--out", out.path, "--formats", "csv,xml"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "gen.py failed")
+        let run = try ChildProcess.run(["python3", gen, "--rows", "3000", "--seed", "11", "--out", out.path, "--formats", "csv,xml"])
+        try #require(run.status == 0, "gen.py failed: \(run)")
 
         let xmlPath = out.appendingPathComponent("people.xml").path
         let records = try ReaderConformance.check {

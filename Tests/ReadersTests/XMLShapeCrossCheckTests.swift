@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @_spi(Testing) import AuditorReaders
 import Testing
 
@@ -96,16 +97,9 @@ import Testing
         try json.write(to: casesPath)
         let scriptPath = dir.appendingPathComponent("oracle.py")
         try Self.oracle.write(to: scriptPath, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python ?? "python3")
-        process.arguments = [scriptPath.path, casesPath.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        let expected = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let run = try ChildProcess.run([Self.python ?? "python3", scriptPath.path, casesPath.path])
+        try #require(run.status == 0, "\(run)")
+        let expected = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]])
         try #require(expected.count == cases.count)
 
         var errors = 0, empties = 0, disagreements = 0

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs programs the tests check reports with (xmllint, chromium, python3).
 enum ExternalTool {
@@ -18,29 +19,17 @@ enum ExternalTool {
         return nil
     }
 
-    /// Runs `executable` with `arguments`; returns its status, stdout and stderr. Status -1
-    /// when it cannot start. Both pipes are drained on their own threads so a chatty child
-    /// (chromium logs a lot) cannot block on a full pipe.
+    /// Runs `executable` with `arguments`; returns its status, stdout and stderr. Status -1,
+    /// with the reason and whatever it printed as stderr, when it cannot start or outlives
+    /// `timeout` (it is killed then).
     static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 120)
         -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, "", "cannot run \(executable): \(error)") }
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        do {
+            let result = try ChildProcess.run([executable] + arguments, timeout: timeout)
+            return (result.status, result.stdoutText, result.stderrText)
+        } catch {
+            return (-1, "", "\(error)")
+        }
     }
 
     /// A fresh temporary folder.

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 @testable import AuditorReports
 import Testing
 
@@ -63,18 +64,8 @@ struct ReportChromeTests {
         var rng = SystemRandomNumberGenerator()
         let numbers = (0 ..< 200).map { i in i < 20 ? i * 999 : Int.random(in: 0 ... 9_999_999_999, using: &rng) }
         let script = "import sys\nfor l in sys.stdin.read().split():\n    print(format(int(l), ','))\n"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(numbers.map(String.init).joined(separator: "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let python = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let run = try ChildProcess.run(["python3", "-c", script], input: Data(numbers.map(String.init).joined(separator: "\n").utf8))
+        let python = run.stdoutText.split(separator: "\n").map(String.init)
         try #require(python.count == numbers.count)
         let fr = try Self.french()
         for (n, reference) in zip(numbers, python) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import AuditorReports
 import Testing
 
@@ -142,20 +143,11 @@ enum Python {
 
     /// Runs python3 with `arguments`; stdout and stderr together. Status -1 if it cannot start.
     static func run(_ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         do {
-            try process.run()
+            let run = try ChildProcess.run(["python3"] + arguments, mergeErrors: true)
+            return (run.status, run.stdoutText)
         } catch {
             return (-1, "cannot run python3: \(error)")
         }
-        // Read before waiting so a large output cannot fill the pipe and block the child.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

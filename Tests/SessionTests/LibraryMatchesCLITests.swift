@@ -1,6 +1,7 @@
 import Auditor
 import AuditorHistory
 import Foundation
+import TestSupport
 import AuditorReaders
 import AuditorReports
 import Testing
@@ -24,19 +25,11 @@ struct LibraryMatchesCLITests {
 
     /// Runs the binary in `folder`; returns its exit status.
     static func cli(_ arguments: [String], in folder: Folder) throws -> Int32 {
-        let process = Process()
         guard let program = Self.binary else {
             Issue.record("build the auditor binary first (swift build)")
             return -1
         }
-        process.executableURL = program
-        process.arguments = arguments
-        process.currentDirectoryURL = folder.url
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try ChildProcess.run([program.path] + arguments, directory: folder.url).status
     }
 
     /// The JSON report without what varies between two runs (start time, durations) and the

@@ -1,10 +1,10 @@
 #if Spark
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the `auditor` binary that `swift build --traits Spark` built (`$AUDITOR_BINARY`, else
-/// `.build/debug/auditor`), with `posix_spawn` and its output in files (not Foundation's
-/// `Process`, for the reason SparkTestServer gives).
+/// `.build/debug/auditor`), as a ``ChildProcess``.
 enum AuditorBinary {
     struct Run: CustomStringConvertible {
         var status: Int32
@@ -20,31 +20,9 @@ enum AuditorBinary {
 
     static func run(_ arguments: [String], in directory: String = SparkTestServer.repository.path,
                     environment extra: [String: String] = [:]) throws -> Run {
-        let id = UUID().uuidString
-        let out = "/tmp/auditor-spark-stdout-\(id)", err = "/tmp/auditor-spark-stderr-\(id)"
-        defer { unlink(out); unlink(err) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // bash changes to the folder and execs the binary (no posix_spawn_file_actions_addchdir_np here).
-        let argv = (["/bin/bash", "-c", "cd \"$0\" && exec \"$@\"", directory, path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(extra) { $1 }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
-        guard rc == 0 else { throw SparkTestServer.Failure(description: "cannot start \(path): error \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exited = status & 0x7F == 0
-        return Run(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
-                   stdout: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),
-                   stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        let run = try ChildProcess.run([path] + arguments, directory: URL(fileURLWithPath: directory),
+                                       environment: ProcessInfo.processInfo.environment.merging(extra) { $1 }, timeout: 1800)
+        return Run(status: run.status, stdout: run.stdout, stderr: run.stderrText)
     }
 
     /// Runs `body` on a thread of its own: blocking work (the binary, the synchronous reader)

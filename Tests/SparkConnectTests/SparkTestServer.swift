@@ -1,5 +1,6 @@
 #if Spark
 import Foundation
+import TestSupport
 import Testing
 
 /// The Spark Connect server the tests talk to: `$SPARK_CONNECT_URL` when set (a server that
@@ -103,35 +104,12 @@ final class SparkTestServer: Sendable {
         return address
     }
 
-    /// Runs a program and waits for it with `waitpid`, its output in a file.
-    ///
-    /// Not Foundation's `Process`: on Linux it notices a child's exit through a descriptor the
-    /// child inherits, and the server the script leaves running would inherit it too (the same
-    /// reason as ReadersTests' PostgresServer).
+    /// Runs `bash argv` and waits for it, its output and errors in one text: a ``ChildProcess``,
+    /// whose end is seen by its pid although the server that the script starts outlives it.
     static func run(_ argv: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let capture = "/tmp/auditor-spark-out-\(UUID().uuidString)"
-        defer { unlink(capture) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArgs = (["/bin/bash"] + argv).map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid = pid_t()
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(extra) { $1 }
-        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cEnv.forEach { free($0) } }
-        let rc = posix_spawn(&pid, "/bin/bash", &actions, nil, cArgs, cEnv)
-        guard rc == 0 else { throw Failure(description: "cannot start \(argv[0]): error \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
-        // WIFEXITED / WEXITSTATUS by hand (macros Swift does not import).
-        let exited = status & 0x7F == 0
-        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
+        let run = try ChildProcess.run(["/bin/bash"] + argv, environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
+                                       mergeErrors: true, timeout: 1200)
+        return (run.status, run.stdoutText)
     }
 }
 
