@@ -39,7 +39,7 @@ public final class ChildProcess: @unchecked Sendable {
         public init(description: String) { self.description = description }
     }
 
-    public let pid: pid_t
+    private let pid: pid_t
     public let command: [String]
     private let folder: URL
     private let mergeErrors: Bool
@@ -84,11 +84,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
         let arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
-        let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { variables?.forEach { free($0) } }
+        let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { variables.forEach { free($0) } }
         var pid = pid_t()
-        let rc = variables.map { posix_spawnp(&pid, command[0], &actions, nil, arguments, $0) }
-            ?? posix_spawnp(&pid, command[0], &actions, nil, arguments, environ)
+        let rc = posix_spawnp(&pid, command[0], &actions, nil, arguments, variables)
         guard rc == 0 else {
             try? FileManager.default.removeItem(at: folder)
             throw Failure(description: "cannot start \(command[0]): \(String(cString: strerror(rc)))")
