@@ -15,7 +15,8 @@ struct ProfileCommand: ParsableCommand {
             A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): \
             people.sqlite#people, people.xml#person. The format follows the extension (.csv, .tsv, \
             .xml, .sqlite, .sqlite3, .db). A SQLite source without #TABLE reads --table (default: the \
-            file name without extension); an XML source without #RECORD needs --record.
+            file name without extension); an XML source without #RECORD needs --record. A CSV file \
+            is read with the delimiter its first records use (, ; TAB or |), and the rules say it.
             """)
 
     @Argument(help: "The inputs: PATH or NAME=PATH.")

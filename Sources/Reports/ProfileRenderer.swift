@@ -54,6 +54,7 @@ package enum ProfileRenderer {
             }
             sources.append(.object([
                 "name": .string(s.name), "path": .string(s.path), "format": .string(s.format),
+                "options": .object(s.options.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) }),
                 "records": .integer(s.records), "malformedRecords": .integer(s.excludedRecords),
                 "columns": .array(columns),
                 "candidateKeys": .array(s.columns.filter(\.isKey).map { .string($0.name) }),
@@ -82,11 +83,18 @@ package enum ProfileRenderer {
         }
     }
 
+    /// How a source was read: its format, with the delimiter its first records told
+    /// (`csv, ';'-delimited`).
+    static func read(_ s: SourceProfile) -> String {
+        guard let d = s.options["delimiter"] else { return s.format }
+        return "\(s.format), \(d == "\t" ? "TAB" : "'\(d)'")-delimited"
+    }
+
     /// A plain-text summary, one block per source and one line per column.
     public static func text(_ report: ProfileReport) -> String {
         var out = ""
         for (i, s) in report.sources.enumerated() {
-            out += "\(s.path) (\(s.format)): \(Evidence.count(s.records)) records"
+            out += "\(s.path) (\(TerminalText.escaped(read(s)))): \(Evidence.count(s.records)) records"
             out += s.excludedRecords > 0 ? ", \(Evidence.count(s.excludedRecords)) malformed\n" : "\n"
             for c in s.columns {
                 let f = c.facts
@@ -122,7 +130,7 @@ package enum ProfileRenderer {
     public static func html(_ report: ProfileReport) -> String {
         var body = ""
         for (i, s) in report.sources.enumerated() {
-            body += "<h2>\(HTMLText.escaped(s.path)) (\(HTMLText.escaped(s.format))): \(Evidence.count(s.records)) records</h2>\n"
+            body += "<h2>\(HTMLText.escaped(s.path)) (\(HTMLText.escaped(read(s)))): \(Evidence.count(s.records)) records</h2>\n"
             body += "<table><thead><tr><th>column</th><th>type</th><th>missing</th><th>distinct</th><th>range</th><th>length</th><th>top values</th><th>key</th></tr></thead><tbody>\n"
             for c in s.columns {
                 let f = c.facts

@@ -33,7 +33,7 @@ extension Profiler {
         case "xml":
             guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
             options["record"] = record
-        default: break
+        default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
         let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
         let node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))

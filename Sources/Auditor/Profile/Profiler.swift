@@ -279,7 +279,8 @@ package struct SourceProfile: Sendable {
     /// Records a structural issue excludes (ragged CSV rows): flagged outliers.
     public var excludedRecords: Int
     public var columns: [ColumnProfile]
-    /// Reader options the source needs (`table`, `record`), for suggested rules.
+    /// Reader options the source needs (`table`, `record`, a CSV `delimiter` its first records
+    /// tell), for suggested rules.
     public var options: [String: String]
     public var dependencies: [Dependency] = []
     /// Sets of two or three columns that together are present in every record and unique,

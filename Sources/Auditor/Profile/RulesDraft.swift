@@ -88,8 +88,9 @@ package enum RulesDraft {
         for s in report.sources {
             y += "  \(key(s.name)):\n    path: \(Evidence.quoted(relative(s.path, to: folder)))\n"
             y += "    format: \(s.format)\n"
-            for (k, v) in s.options.sorted(by: { $0.key < $1.key }) {
-                y += "    \(s.format): { \(k): \(Evidence.quoted(v)) }\n"
+            if !s.options.isEmpty {
+                let pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
+                y += "    \(s.format): { \(pairs.joined(separator: ", ")) }\n"
             }
         }
         y += "entities:\n"

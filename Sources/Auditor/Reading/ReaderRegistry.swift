@@ -46,6 +46,10 @@ public struct ReaderFactory: Sendable {
     /// Whether its readers can push down and read only some columns (``PushdownReader/readOnly(_:)``):
     /// a pushed-down entity that others reference then has its keys read first, alone.
     package var readsKeyColumnsAlone = false
+    /// The options that a file's own content tells, for `auditor profile`, which has no rules
+    /// file to read them from: a CSV's delimiter (`["delimiter": ";"]`). Given the path and
+    /// the path as messages show it; empty when the defaults read it, or it cannot be read.
+    package var sniff: (@Sendable (_ path: String, _ displayPath: String) -> [String: String])?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers

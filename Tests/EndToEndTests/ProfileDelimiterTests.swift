@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `auditor profile` on a CSV file in another dialect (`;`, TAB, `|`): it reads the file with the
+/// delimiter its first records tell, says so, and drafts `csv: { delimiter: … }` so that the
+/// audit reads the file as the profile did. Checked on tables written by Python's csv module,
+/// a writer this code did not write.
+@Suite("Profile of a CSV file in another dialect")
+struct ProfileDelimiterTests {
+    /// Writes `count` tables as `N.csv` (or `N.tsv`) into argv[1] and prints, per table, its
+    /// file, delimiter, header and row count as JSON. Header names hold no candidate delimiter;
+    /// values hold every one of them, quotes and line breaks, and decimal commas.
+    static let generator = #"""
+        import csv, json, random, sys
+        out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+        rnd = random.Random(seed)
+        names = ['id', 'name', 'city', 'amount', 'when', 'note', 'code', 'qty', 'unit price', 'Straße', 'zoë']
+        values = ['1', '42', '-7', '3,50', '0,99', '1e3', 'Ann', 'Bob, Jr.', 'x;y', 'p|q', 'tab\there', 'say "hi"',
+                  'two\nlines', '', ' spaced ', 'Zoë', '2026-12-07', 'a;b,c|d']
+        tables = []
+        for n in range(count):
+            delimiter = rnd.choice([',', ';', '\t', '|'])
+            ext = 'tsv' if delimiter == '\t' and rnd.random() < 0.5 else 'csv'
+            header = rnd.sample(names, rnd.randint(2, 6))
+            rows = rnd.randint(0, 40) if n % 8 else rnd.randint(1500, 3000)
+            name = f'{n}.{ext}'
+            with open(f'{out}/{name}', 'w', newline='', encoding='utf-8') as f:
+                w = csv.writer(f, delimiter=delimiter, lineterminator=rnd.choice(['\n', '\r\n']))
+                w.writerow(header)
+                for _ in range(rows):
+                    w.writerow([rnd.choice(values) for _ in header])
+            tables.append({'file': name, 'delimiter': delimiter, 'header': header, 'rows': rows})
+        print(json.dumps(tables))
+        """#
+
+    static func object(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("Generated tables in each dialect: the profile reads the header's columns and every record; the drafted rules read them too")
+    func generatedTables() throws {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let tmp = try Scratch("profile-delimiter")
+        defer { tmp.remove() }
+        let made = try ChildProcess.run([python.path, "-c", Self.generator, tmp.url.path, "40", "17"])
+        try #require(made.status == 0, "\(made)")
+        let tables = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        #expect(tables.count == 40)
+        var dialects = Set<String>()
+        for table in tables {
+            let file = try #require(table["file"] as? String)
+            let delimiter = try #require(table["delimiter"] as? String)
+            let header = try #require(table["header"] as? [String])
+            let rows = try #require(table["rows"] as? Int)
+            let standard = file.hasSuffix(".tsv") ? "\t" : ","
+            dialects.insert(delimiter)
+
+            let rulesName = "\(file).yml"
+            let profiled = try assertExecute(["profile", file, "--format", "json", "--rules-out", rulesName], in: tmp.url, exitCode: 0)
+            let source = try #require((try Self.object(profiled.stdout)["sources"] as? [[String: Any]])?.first)
+            let columns = (source["columns"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(columns == header, "\(file) (\(delimiter.debugDescription)-delimited): columns \(columns)")
+            #expect(source["records"] as? Int == rows, "\(file): \(source["records"] ?? "nil") records of \(rows)")
+            #expect(source["malformedRecords"] as? Int == 0, "\(file)")
+            let options = source["options"] as? [String: String] ?? [:]
+            #expect(options == (delimiter == standard ? [:] : ["delimiter": delimiter]), "\(file): options \(options)")
+
+            // The drafted rules say the delimiter: the audit reads every record with the header's columns.
+            let rules = try String(contentsOf: tmp.url.appendingPathComponent(rulesName), encoding: .utf8)
+            if delimiter != standard {
+                let shown = delimiter == "\t" ? "\\t" : delimiter
+                #expect(rules.contains("csv: { delimiter: \"\(shown)\" }"), "\(file):\n\(rules)")
+            }
+            let audit = try Auditor.run(["run", rulesName, "--format", "json", "-q"], in: tmp.url)
+            #expect(audit.status == 0 || audit.status == 1, "\(file): \(audit)")
+            let inputs = try Self.object(audit.stdout)["inputs"] as? [[String: Any]] ?? []
+            #expect(inputs.first?["records"] as? Int == rows, "\(file): the audit read \(inputs.first?["records"] ?? "nil") of \(rows)")
+        }
+        #expect(dialects.count == 4, "every delimiter was generated: \(dialects)")
+    }
+
+    @Test("The text report names the delimiter it found")
+    func textSaysSo() throws {
+        let tmp = try Scratch("profile-delimiter-text")
+        defer { tmp.remove() }
+        try tmp.write("prices.csv", "id;name;price\r\n1;Ann;3,50\r\n2;Bob;4,75\r\n")
+        let text = try assertExecute(["profile", "prices.csv"], in: tmp.url, exitCode: 0)
+        #expect(text.stdoutText.hasPrefix("prices.csv (csv, ';'-delimited): 2 records\n"), "\(text)")
+        #expect(text.stdoutText.contains("  price: "), "\(text)")
+    }
+}
