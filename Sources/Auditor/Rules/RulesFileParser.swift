@@ -293,7 +293,7 @@ public struct RulesFileParser {
         }
         let map: ConfigMapping
         do { map = try node.mapping("attribute '\(name)'") } catch { d.append(error); return nil }
-        d += map.unknownKeys(allowed: Self.attributeKeys + ["type"], context: "attribute '\(name)'")
+        d += map.unknownKeys(allowed: Self.attributeKeys, context: "attribute '\(name)'")
         var type = ValueType.string
         var constraints = [ConstraintSpec]()
         if let t = map["type"], let c = parseConstraint(.type, key: map.keyNode("type") ?? t, node: t, into: &d) {
