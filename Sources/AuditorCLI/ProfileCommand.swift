@@ -12,33 +12,22 @@ struct ProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Profile data files and suggest rules (types, required, keys, enums, patterns, references).",
         discussion: """
-            A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): \
-            people.sqlite#people, people.xml#person. The format follows the extension (.csv, .tsv, \
-            .xml, .sqlite, .sqlite3, .db). A SQLite source without #TABLE reads --table (default: the \
-            file name without extension); an XML source without #RECORD needs --record. A CSV file \
-            is read with the delimiter its first records use (, ; TAB or |), and the rules say it.
+            A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): people.sqlite#people, people.xml#person. \
+            The format follows the extension (.csv, .tsv, .xml, .sqlite, .sqlite3, .db). A SQLite source without #TABLE reads --table \
+            (default: the file name without extension); an XML source without #RECORD needs --record. A CSV file is read with the delimiter \
+            its first records use (, ; TAB or |), and the rules say it. A file whose extension tells no format (export.txt) needs \
+            --source-format export=csv.
             """)
 
-    @Argument(help: "The inputs: PATH or NAME=PATH.")
-    var sources: [String]
-
-    @Option(help: "Write the suggested rules to this file (atomically).")
-    var rulesOut: String?
-
-    @Option(help: "text, json or html.")
-    var format: String = "text"
-
-    @Option(help: "Write the profile to this file instead of standard output.")
-    var output: String?
-
-    @Option(help: "The SQLite table to profile.")
-    var table: String?
-
-    @Option(help: "The XML element that is one record (e.g. person or /people/person).")
-    var record: String?
-
-    @Option(help: "Threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Argument(help: "The inputs: PATH or NAME=PATH.") var sources: [String]
+    @Option(help: "Write the suggested rules to this file (atomically).") var rulesOut: String?
+    @Option(help: "text, json or html.") var format: String = "text"
+    @Option(help: "Write the profile to this file instead of standard output.") var output: String?
+    @Option(help: "The SQLite table to profile.") var table: String?
+    @Option(help: "The XML element that is one record (e.g. person or /people/person).") var record: String?
+    @Option(name: .customLong("source-format"), help: ArgumentHelp("Read a source as this format (csv, xml, sqlite...): for a path whose "
+        + "extension does not tell it.", valueName: "NAME=FORMAT")) var sourceFormats: [String] = []
+    @Option(help: "Threads (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func run() throws {
         let status = CLI.guarded {
@@ -48,7 +37,7 @@ struct ProfileCommand: ParsableCommand {
             let protected = Profiler.protectedFiles(arguments: sources)
             if let rulesOut { try OutputFile.check(rulesOut, what: "the rules draft", option: "--rules-out", protecting: protected) }
             if let output { try OutputFile.check(output, what: "the profile", option: "--output", protecting: protected) }
-            let report = try Profiler.profile(arguments: sources, table: table, record: record,
+            let report = try Profiler.profile(arguments: sources, table: table, record: record, formats: sourceFormats,
                                               registry: StandardReaders.registry, jobs: jobs)
             if let rulesOut {
                 let folder = URL(fileURLWithPath: rulesOut).deletingLastPathComponent().path

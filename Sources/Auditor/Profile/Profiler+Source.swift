@@ -13,18 +13,22 @@ extension Profiler {
     ///   - selector: The SQLite table or the XML record element (`#TABLE`, `#RECORD`).
     ///   - table: The SQLite table when there is no selector (default: the file name without extension).
     ///   - record: The XML record element when there is no selector (required for XML).
+    ///   - format: The format to read it as (`--source-format`); nil: its extension tells.
     ///   - registry: The readers.
     ///   - jobs: Threads.
-    /// - Throws: ``AuditError`` `.usage` for an unknown extension or an XML input without its
-    ///   record element; the reader's errors.
+    /// - Throws: ``AuditError`` `.usage` for an unknown format or extension, or an XML input
+    ///   without its record element; the reader's errors.
     public static func profile(path: String, name: String, selector: String?, table: String?, record: String?,
-                               registry: ReaderRegistry, jobs: Int) throws -> SourceProfile {
+                               format: String? = nil, registry: ReaderRegistry, jobs: Int) throws -> SourceProfile {
         if path == AuditEngine.standardInput {
             throw AuditError(.usage, "auditor profile cannot read standard input ('-'): it may read an input twice (its "
                                  + "fields, then its values); save the data to a file and profile that")
         }
-        guard let factory = registry.factory(forPath: path) else {
-            throw AuditError(.usage, "cannot tell the format of '\(path)' from its extension (known formats: \(registry.formats.joined(separator: ", ")))")
+        let known = registry.formats.joined(separator: ", ")
+        guard let factory = format.map(registry.factory(format:)) ?? registry.factory(forPath: path) else {
+            if let format { throw AuditError(.usage, "--source-format: unknown format '\(format)' (known formats: \(known))") }
+            throw AuditError(.usage, "cannot tell the format of '\(path)' from its extension; name it with --source-format "
+                                 + "\(name)=FORMAT (known formats: \(known))")
         }
         var options = [String: String]()
         switch factory.format {
@@ -50,21 +54,32 @@ extension Profiler {
     }
 
     /// Profiles `auditor profile`'s arguments, each `[NAME=]PATH[#SELECTOR]` (``split(_:)``).
-    /// - Throws: ``AuditError`` `.usage` when two sources get one name; what
-    ///   ``profile(path:name:selector:table:record:registry:jobs:)`` throws.
-    package static func profile(arguments: [String], table: String?, record: String?,
+    /// - Parameter formats: `--source-format`'s `NAME=FORMAT` arguments: the format of a source by its name.
+    /// - Throws: ``AuditError`` `.usage` when two sources get one name, or a format is not
+    ///   `NAME=FORMAT` or names no source; what
+    ///   ``profile(path:name:selector:table:record:format:registry:jobs:)`` throws.
+    package static func profile(arguments: [String], table: String?, record: String?, formats: [String] = [],
                                 registry: ReaderRegistry, jobs: Int) throws -> ProfileReport {
-        var profiles = [SourceProfile]()
-        var names = Set<String>()
-        for argument in arguments {
-            let (name, path, selector) = split(argument)
-            guard names.insert(name).inserted else {
-                throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
+        var formatOf = [String: String]()
+        for argument in formats {
+            guard let pair = AuditRequest.SourcePath(argument: argument), !pair.adds else {
+                throw AuditError(.usage, "--source-format takes NAME=FORMAT, e.g. --source-format export=csv; got '\(argument)'")
             }
-            profiles.append(try profile(path: path, name: name, selector: selector, table: table, record: record,
-                                        registry: registry, jobs: jobs))
+            formatOf[pair.name] = pair.path
         }
-        return ProfileReport(sources: profiles)
+        let sources = arguments.map(split)
+        var names = Set<String>()
+        for (name, _, _) in sources where !names.insert(name).inserted {
+            throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
+        }
+        if let stray = formatOf.keys.sorted().first(where: { !names.contains($0) }) {
+            throw AuditError(.usage, "--source-format names '\(stray)', which is no source of this profile; its sources are "
+                                 + "\(sources.map { "'\($0.name)'" }.joined(separator: ", ")) (NAME=PATH names one)")
+        }
+        return ProfileReport(sources: try sources.map { name, path, selector in
+            try profile(path: path, name: name, selector: selector, table: table, record: record, format: formatOf[name],
+                        registry: registry, jobs: jobs)
+        })
     }
 
     /// What the outputs of a profile must never reach: every profiled input (with its

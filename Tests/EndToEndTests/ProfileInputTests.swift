@@ -2,12 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `auditor profile` on a CSV file in another dialect (`;`, TAB, `|`): it reads the file with the
-/// delimiter its first records tell, says so, and drafts `csv: { delimiter: … }` so that the
-/// audit reads the file as the profile did. Checked on tables written by Python's csv module,
-/// a writer this code did not write.
-@Suite("Profile of a CSV file in another dialect")
-struct ProfileDelimiterTests {
+/// How `auditor profile` reads a file. A CSV file in another dialect (`;`, TAB, `|`) is read
+/// with the delimiter its first records tell; the profile says so and drafts `csv: { delimiter: … }`
+/// so that the audit reads the file as the profile did (checked on tables written by Python's
+/// csv module, a writer this code did not write). A file whose extension tells no format is
+/// read as `--source-format NAME=FORMAT` says.
+@Suite("Profile: the format and CSV dialect of an input")
+struct ProfileInputTests {
     /// Writes `count` tables as `N.csv` (or `N.tsv`) into argv[1] and prints, per table, its
     /// file, delimiter, header and row count as JSON. Header names hold no candidate delimiter;
     /// values hold every one of them, quotes and line breaks, and decimal commas.
@@ -88,5 +89,38 @@ struct ProfileDelimiterTests {
         let text = try assertExecute(["profile", "prices.csv"], in: tmp.url, exitCode: 0)
         #expect(text.stdoutText.hasPrefix("prices.csv (csv, ';'-delimited): 2 records\n"), "\(text)")
         #expect(text.stdoutText.contains("  price: "), "\(text)")
+    }
+
+    @Test("--source-format reads a file whose extension tells no format, and the drafted rules say the format")
+    func sourceFormat() throws {
+        let tmp = try Scratch("profile-source-format")
+        defer { tmp.remove() }
+        try tmp.write("export.txt", "id|name\n1|Ann\n2|Bob\n")
+        try assertExecute(["profile", "export.txt"], in: tmp.url, exitCode: 64,
+                          stderrContains: ["cannot tell the format of 'export.txt' from its extension; name it with --source-format export=FORMAT"])
+        let text = try assertExecute(["profile", "export.txt", "--source-format", "export=csv", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        #expect(text.stdoutText.hasPrefix("export.txt (csv, '|'-delimited): 2 records\n"), "\(text)")
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        #expect(rules.contains("format: csv\n    csv: { delimiter: \"|\" }\n"), "\(rules)")
+        let audit = try assertExecute(["run", "rules.yml"], in: tmp.url, exitCode: 0)
+        #expect(audit.stdoutText.contains("2 records"), "\(audit)")
+        // NAME=PATH names the source the format is for.
+        try assertExecute(["profile", "people=export.txt", "--source-format", "people=csv"], in: tmp.url, exitCode: 0)
+    }
+
+    @Test("--source-format: a pair that is not NAME=FORMAT, a name of no source, or an unknown format is a usage error")
+    func sourceFormatMistakes() throws {
+        let tmp = try Scratch("profile-source-format-errors")
+        defer { tmp.remove() }
+        try tmp.write("export.txt", "id\n1\n")
+        for (arguments, message) in [
+            (["export="], "--source-format takes NAME=FORMAT, e.g. --source-format export=csv; got 'export='"),
+            (["csv"], "--source-format takes NAME=FORMAT"),
+            (["exprot=csv"], "--source-format names 'exprot', which is no source of this profile; its sources are 'export'"),
+            (["export=cvs"], "--source-format: unknown format 'cvs' (known formats: csv, "),
+        ] {
+            try assertExecute(["profile", "export.txt"] + arguments.flatMap { ["--source-format", $0] }, in: tmp.url, exitCode: 64,
+                              stderrContains: [message])
+        }
     }
 }
