@@ -29,6 +29,10 @@ struct ProfileCommand: ParsableCommand {
         + "extension does not tell it.", valueName: "NAME=FORMAT")) var sourceFormats: [String] = []
     @Option(help: "Threads (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
     func run() throws {
         let status = CLI.guarded {
             guard let render = ProfileRenderer.renderer(format: format) else {

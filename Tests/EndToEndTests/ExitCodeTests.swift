@@ -87,6 +87,7 @@ struct ExitCodeTests {
 
     static let usageErrors: [Usage] = [
         Usage(arguments: ["run", "rules/people.yml", "--jobs", "0"], mentions: "--jobs"),
+        Usage(arguments: ["profile", "examples/people/departments.csv", "--jobs", "0"], mentions: "--jobs"),
         Usage(arguments: ["run", "rules/people.yml", "--format", "xml"], mentions: "'xml'"),
         Usage(arguments: ["run", "rules/people.yml", "--source", "nosuch=x.csv"], mentions: "'nosuch'"),
         Usage(arguments: ["run", "rules/people.yml", "--source", "people"], mentions: "'people'"),
