@@ -137,7 +137,7 @@ extension CSVReader {
         guard present < expected.count else { return }
         let line = header.joined(separator: String(UnicodeScalar(options.delimiter)))
         var best: (delimiter: UInt8, found: Int)?
-        for candidate in [UInt8(ascii: ","), UInt8(ascii: ";"), 9, UInt8(ascii: "|")] where candidate != options.delimiter {
+        for candidate in Self.candidateDelimiters where candidate != options.delimiter {
             let names = line.split(separator: Character(UnicodeScalar(candidate)), omittingEmptySubsequences: false)
                 .map { Self.unquoted($0) }
             guard names.count >= 2 else { continue }

@@ -3,8 +3,9 @@ import Auditor
 /// The delimiter of a CSV file that `auditor profile` reads: with no rules file to name it,
 /// the file's first records tell it (``ReaderFactory/sniff``).
 extension CSVReader {
-    /// The delimiters a profile tries: the path's default first, then these in this order.
-    static let sniffedDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 9, UInt8(ascii: "|")]
+    /// The delimiters a profile tries (the path's default first, then these in this order), and
+    /// that a header lacking declared columns is split on (``checkDelimiter(expecting:source:)``).
+    static let candidateDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 9, UInt8(ascii: "|")]
     /// How much of the file the sniff reads (decompressed).
     static let dialectSampleBytes = 64 * 1024
     /// How many records after the header the sniff compares with it.
@@ -36,7 +37,7 @@ extension CSVReader {
     }
 
     /// The delimiter that reads `sample` as a table: among the candidates (`standard`, then
-    /// ``sniffedDelimiters``) that split the header into at least two fields and at least 90 %
+    /// ``candidateDelimiters``) that split the header into at least two fields and at least 90 %
     /// of the next records (up to ``sniffRecords``) into as many, the one that gives the most
     /// fields, the earlier candidate on a tie; `standard` when none does.
     /// - Parameters:
@@ -45,7 +46,7 @@ extension CSVReader {
     ///   - standard: The path's default delimiter.
     package static func sniffDelimiter(_ sample: [UInt8], whole: Bool, default standard: UInt8) -> UInt8 {
         var best: (delimiter: UInt8, fields: Int)?
-        for candidate in [standard] + sniffedDelimiters.filter({ $0 != standard }) {
+        for candidate in [standard] + candidateDelimiters.filter({ $0 != standard }) {
             let counts = fieldCounts(sample, delimiter: candidate, whole: whole)
             guard let header = counts.first, header >= 2 else { continue }
             let records = counts.dropFirst()
