@@ -6,8 +6,9 @@ import Testing
 /// with the delimiter its first records tell; the profile says so and drafts `csv: { delimiter: … }`
 /// so that the audit reads the file as the profile did (checked on tables written by Python's
 /// csv module, a writer this code did not write). A file whose extension tells no format is
-/// read as `--source-format NAME=FORMAT` says.
-@Suite("Profile: the format and CSV dialect of an input")
+/// read as `--source-format NAME=FORMAT` says. A record element given with a namespace prefix,
+/// which only a rules file can declare, is a usage error that names the unprefixed element.
+@Suite("Profile: how an input is read (its format, CSV dialect, XML record element)")
 struct ProfileInputTests {
     /// Writes `count` tables as `N.csv` (or `N.tsv`) into argv[1] and prints, per table, its
     /// file, delimiter, header and row count as JSON. Header names hold no candidate delimiter;
@@ -122,5 +123,21 @@ struct ProfileInputTests {
             try assertExecute(["profile", "export.txt"] + arguments.flatMap { ["--source-format", $0] }, in: tmp.url, exitCode: 64,
                               stderrContains: [message])
         }
+    }
+
+    @Test("An XML record element with a prefix: 64, naming the element without it, which then profiles")
+    func prefixedRecordElement() throws {
+        let tmp = try Scratch("profile-xml-prefix")
+        defer { tmp.remove() }
+        try tmp.write("ns.xml", "<p:people xmlns:p=\"urn:x\"><p:person id=\"1\"><p:name>Ann</p:name></p:person></p:people>\n")
+        try assertExecute(["profile", "ns.xml#/p:people/p:person"], in: tmp.url, exitCode: 64,
+                          stderrContains: ["the namespace prefix 'p' in '/p:people/p:person' is not declared",
+                                           "name the element without its prefix, '/people/person', which matches it in any namespace"])
+        try assertExecute(["profile", "ns.xml", "--record", "p:person"], in: tmp.url, exitCode: 64, stderrContains: ["prefix, 'person',"])
+        let text = try assertExecute(["profile", "ns.xml#/people/person"], in: tmp.url, exitCode: 0)
+        #expect(text.stdoutText.hasPrefix("ns.xml (xml): 1 records\n"), "\(text)")
+        // Not a namespace problem: no such advice.
+        let bad = try assertExecute(["profile", "ns.xml#a b"], in: tmp.url, exitCode: 64, stderrContains: ["is not a valid XML name"])
+        #expect(!bad.stderrText.contains("namespace"), "\(bad)")
     }
 }

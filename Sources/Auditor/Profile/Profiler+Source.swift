@@ -40,7 +40,20 @@ extension Profiler {
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
         let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-        let node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
+        let node: any ReaderOptions
+        do {
+            node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
+        } catch let error as AuditError where error.code == .invalidRules {
+            // The options came from the command line (#SELECTOR, --table, --record), not a rules file,
+            // which is where XML namespaces are declared.
+            var message = "'\(path)': " + error.diagnostics.map(\.message).joined(separator: "; ")
+            if let record = options["record"], message.contains("namespace prefix") {
+                let local = record.split(separator: "/", omittingEmptySubsequences: false).map { $0.split(separator: ":").last ?? $0 }
+                message += ". A profile declares no namespaces: name the element without its prefix, '\(local.joined(separator: "/"))', "
+                    + "which matches it in any namespace"
+            }
+            throw AuditError(.usage, message)
+        }
         var fields = [String]()
         if factory.format != "csv" {
             let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
