@@ -46,7 +46,7 @@ extension Profiler {
         } catch let error as AuditError where error.code == .invalidRules {
             // The options came from the command line (#SELECTOR, --table, --record), not a rules file,
             // which is where XML namespaces are declared.
-            var message = "'\(path)': " + error.diagnostics.map(\.message).joined(separator: "; ")
+            var message = "'\(SourceURL.redacted(path))': " + error.diagnostics.map(\.message).joined(separator: "; ")
             if let record = options["record"], message.contains("namespace prefix") {
                 let local = record.split(separator: "/", omittingEmptySubsequences: false).map { $0.split(separator: ":").last ?? $0 }
                 message += ". A profile declares no namespaces: name the element without its prefix, '\(local.joined(separator: "/"))', "
