@@ -41,6 +41,13 @@ package enum ProfileRenderer {
                     "topIsApproximate": .bool(c.topIsApproximate),
                     "formats": .object(classes),
                     "candidateKey": .bool(c.isKey),
+                    "composite": .string(c.composite),
+                    "lists": .integer(f.lists),
+                    "maps": .integer(f.maps),
+                    "minItems": .integer(f.minItems),
+                    "maxItems": .integer(f.maxItems),
+                    "mapKeys": .object(f.mapKeys.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .integer($0.value)) }),
+                    "mapKeysOverflow": .bool(f.mapKeysOverflow),
                 ])
             }
             let deps: [JSONValue] = s.dependencies.map {
@@ -90,6 +97,33 @@ package enum ProfileRenderer {
         return "\(s.format), \(d == "\t" ? "TAB" : "'\(d)'")-delimited"
     }
 
+    /// A column's type and its share: `integer 99.8 %`, or `list 100 %` for a column of lists.
+    static func type(_ c: ColumnProfile) -> String {
+        if let kind = c.composite { return "\(kind) 100 %" }
+        return "\(c.inferredType?.rawValue ?? "empty") \(Evidence.share(c.typeValid, max(c.facts.present, 1)))"
+    }
+
+    /// What a column's lists and maps hold: `items 0–3`, `keys city 100 %, zip 50 %`, or
+    /// their share where other values are mixed in (`maps 66.7 %`).
+    static func composites(_ c: ColumnProfile) -> [String] {
+        let f = c.facts
+        guard f.lists + f.maps > 0 else { return [] }
+        var parts = [String]()
+        if c.composite == nil {
+            if f.lists > 0 { parts.append("lists \(Evidence.share(f.lists, f.present))") }
+            if f.maps > 0 { parts.append("maps \(Evidence.share(f.maps, f.present))") }
+        }
+        if let lo = f.minItems, let hi = f.maxItems {
+            parts.append("\(f.maps == 0 ? "items" : f.lists == 0 ? "entries" : "items or entries") \(lo)–\(hi)")
+        }
+        let keys = f.mapKeys.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        if !keys.isEmpty {
+            parts.append("keys " + keys.prefix(5).map { "'\($0.key)' \(Evidence.share($0.value, f.maps))" }.joined(separator: ", ")
+                         + (keys.count > 5 || f.mapKeysOverflow ? ", …" : ""))
+        }
+        return parts
+    }
+
     /// A plain-text summary, one block per source and one line per column.
     public static func text(_ report: ProfileReport) -> String {
         var out = ""
@@ -98,7 +132,7 @@ package enum ProfileRenderer {
             out += s.excludedRecords > 0 ? ", \(Evidence.count(s.excludedRecords)) malformed\n" : "\n"
             for c in s.columns {
                 let f = c.facts
-                var parts = ["\(c.inferredType?.rawValue ?? "empty") \(Evidence.share(c.typeValid, max(f.present, 1)))"]
+                var parts = [type(c)]
                 if f.missing > 0 { parts.append("missing \(Evidence.share(f.missing, f.records))") }
                 if f.blank > 0 { parts.append("blank \(Evidence.share(f.blank, f.records))") }
                 parts.append("distinct \(c.distinctIsEstimate ? "~" : "")\(Evidence.count(c.distinct))")
@@ -106,6 +140,7 @@ package enum ProfileRenderer {
                     parts.append("range \(tf.minText) … \(tf.maxText)")
                 }
                 if let lo = f.minLength, let hi = f.maxLength { parts.append("length \(lo)–\(hi)") }
+                parts += composites(c).map(TerminalText.escaped)
                 if let (cls, n) = f.classes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) {
                     parts.append("\(cls.rawValue) \(Evidence.share(n, max(f.present, 1)))")
                 }
@@ -138,7 +173,7 @@ package enum ProfileRenderer {
                 if let t = c.inferredType, t != .string, t != .boolean, let tf = f.types[t], tf.count > 0 { range = "\(tf.minText) … \(tf.maxText)" }
                 let length = f.minLength.map { "\($0)–\(f.maxLength ?? $0)" } ?? ""
                 let top = c.top.prefix(5).map { "\($0.value) ×\($0.count)" }.joined(separator: ", ")
-                body += "<tr><td>\(HTMLText.escaped(c.name))</td><td>\(c.inferredType?.rawValue ?? "empty") \(Evidence.share(c.typeValid, max(f.present, 1)))</td>"
+                body += "<tr><td>\(HTMLText.escaped(c.name))</td><td>\(HTMLText.escaped(([type(c)] + composites(c)).joined(separator: "; ")))</td>"
                 body += "<td>\(Evidence.count(f.missing))</td><td>\(c.distinctIsEstimate ? "~" : "")\(Evidence.count(c.distinct))</td>"
                 body += "<td>\(HTMLText.escaped(range))</td><td>\(length)</td><td>\(HTMLText.escaped(top))</td><td>\(c.isKey ? "yes" : "")</td></tr>\n"
             }

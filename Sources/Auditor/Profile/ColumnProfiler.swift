@@ -70,6 +70,11 @@ package struct ColumnProfiler: Sendable {
                 }
                 TypedParse.classify(type, column, bytes, excluded, &state, &numbers, &ints)
                 if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
+                // A number 0 or 1 is a boolean only where the format has no booleans of its own
+                // (SQLite): in JSON Lines, Parquet or PostgreSQL it is a number (`retries: 1`).
+                if type == .boolean, !chunk.storageClasses {
+                    for r in 0 ..< n where column[r].tag == .integer { state[r] = TypedParse.Classified.invalid }
+                }
                 var t = facts.types[type] ?? TypeFacts()
                 for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                     t.valid += 1
@@ -105,6 +110,13 @@ package struct ColumnProfiler: Sendable {
                     keys = nil
                     continue
                 }
+                facts.present += 1
+                if cell.tag == .list || cell.tag == .map {
+                    // A JSON array or object: counted by its items or keys, never a key, no text shape.
+                    addComposite(cell, chunk)
+                    keys = nil
+                    continue
+                }
                 var h: UInt64
                 var length = 0
                 var scan = ShapeScan()
@@ -119,7 +131,6 @@ package struct ColumnProfiler: Sendable {
                     h = scan.hash
                     length = scan.scalars
                 }
-                facts.present += 1
                 if scan.blank { facts.blank += 1 }
                 facts.minLength = min(facts.minLength ?? length, length)
                 facts.maxLength = max(facts.maxLength ?? length, length)
@@ -152,6 +163,50 @@ package struct ColumnProfiler: Sendable {
             }
         }
         return RowValues(instants: instants, integers: integers, booleans: booleans)
+    }
+
+    /// The largest number of distinct map keys counted per column (then ``ColumnFacts/mapKeysOverflow``).
+    static let mapKeyLimit = 100
+
+    /// Counts a list's items or a map's entries and keys, and its text for the distinct values.
+    private mutating func addComposite(_ cell: Cell, _ chunk: RecordChunk) {
+        let items: Int
+        switch Int(cell.payload) < chunk.composites.count && cell.payload >= 0 ? chunk.composites[Int(cell.payload)] : nil {
+        case .list(let cells)?:
+            facts.lists += 1
+            items = cells.count
+        case .map(let entries)?:
+            facts.maps += 1
+            items = entries.count
+            // A key once per map, however often the object repeats it.
+            for key in Set(entries.map(\.key)) {
+                if let n = facts.mapKeys[key] {
+                    facts.mapKeys[key] = n + 1
+                } else if facts.mapKeys.count < Self.mapKeyLimit {
+                    facts.mapKeys[key] = 1
+                } else {
+                    facts.mapKeysOverflow = true
+                }
+            }
+        case nil:
+            return
+        }
+        facts.minItems = min(facts.minItems ?? items, items)
+        facts.maxItems = max(facts.maxItems ?? items, items)
+        let text = chunk.string(cell) ?? ""
+        // Tagged: a list is never the same value as a text that reads like it.
+        let h = Hashing.tagged(4, Hashing.bytes(Array(text.utf8)))
+        hll.add(h)
+        if !facts.distinctOverflow {
+            if counts.increment(h) {
+                // counted
+            } else if counts.count < Self.exactDistinctLimit {
+                counts.insert(h)
+                texts[h] = text
+            } else {
+                facts.distinctOverflow = true
+            }
+        }
     }
 
     /// The finished profile of the column.
@@ -198,6 +253,16 @@ package struct ColumnFacts: Sendable {
     public var classes: [FormatClass: Int] = [:]
     public var distinctOverflow = false
     public var keyUnverified = false
+    /// Present values that are lists and maps (JSON Lines arrays and objects).
+    public var lists = 0
+    public var maps = 0
+    /// The fewest and most items of a list or entries of a map.
+    public var minItems: Int?
+    public var maxItems: Int?
+    /// Per key, the maps that have it (up to ``ColumnProfiler/mapKeyLimit`` keys).
+    public var mapKeys: [String: Int] = [:]
+    /// More keys than ``ColumnProfiler/mapKeyLimit`` occurred.
+    public var mapKeysOverflow = false
 }
 
 /// A value and how often it occurs.

@@ -129,6 +129,12 @@ package enum RuleSuggestions {
             if f.records > 0, Double(f.missing) <= requiredShare * Double(f.records) {
                 rule("required", "required: true", "\(Evidence.share(f.records - f.missing, f.records)) of \(Evidence.count(f.records)) records have a value" + (f.missing > 0 ? "; \(Evidence.count(f.missing)) do not (flagged outliers)" : ""), f.missing)
             }
+            if f.lists + f.maps > 0 {
+                // Lists and maps: their counts and keys where every value is one and the rules
+                // can declare it (`as: list` in the jsonl block); a mix gets no rule of a text.
+                if s.format == "jsonl", RulesDraft.isPath(c.name) { compositeRules(c, rule) }
+                continue
+            }
             guard let t = c.inferredType else { continue }
             let valid = c.typeValid
             if t != .string {
@@ -166,6 +172,31 @@ package enum RuleSuggestions {
             }
         }
         return out
+    }
+
+    /// A list column's `minCount` (when every list has an item) and `maxCount`; a map
+    /// column's `requiredKeys` (the keys every map has) and `allowedKeys` (every key seen, when
+    /// at most ``enumLimit``). The profiled data passes each of them.
+    static func compositeRules(_ c: ColumnProfile, _ rule: (String, String, String, Int, [ProfileValueCount]) -> Void) {
+        let f = c.facts
+        guard let kind = c.composite, let lo = f.minItems, let hi = f.maxItems else { return }
+        if kind == "list" {
+            if lo >= 1 {
+                rule("minCount", "minCount: \(lo)", "each of \(Evidence.count(f.lists)) lists has at least \(lo) item\(lo == 1 ? "" : "s")", 0, [])
+            }
+            if hi <= 255 { rule("maxCount", "maxCount: \(hi)", "the longest list has \(hi) item\(hi == 1 ? "" : "s")", 0, []) }
+            return
+        }
+        let keys = f.mapKeys.keys.sorted()
+        let everywhere = keys.filter { f.mapKeys[$0] == f.maps }
+        if !everywhere.isEmpty, !f.mapKeysOverflow {
+            rule("requiredKeys", "requiredKeys: [\(everywhere.map(Evidence.quoted).joined(separator: ", "))]",
+                 "each of \(Evidence.count(f.maps)) maps has \(everywhere.count == 1 ? "this key" : "these keys")", 0, [])
+        }
+        if !f.mapKeysOverflow, !keys.isEmpty, keys.count <= enumLimit {
+            rule("allowedKeys", "allowedKeys: [\(keys.map(Evidence.quoted).joined(separator: ", "))]",
+                 "the \(Evidence.count(f.maps)) maps have \(keys.count) distinct keys, and no other", 0, [])
+        }
     }
 }
 

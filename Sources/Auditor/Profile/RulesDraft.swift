@@ -56,6 +56,15 @@ package enum RulesDraft {
 
     static func key(_ name: String) -> String { isPlain(name) ? name : Evidence.quoted(name) }
 
+    /// Whether a JSON Lines key can be named as a `path:` of the jsonl block (keys separated by dots).
+    static func isPath(_ name: String) -> Bool { !name.isEmpty && !name.contains(".") }
+
+    /// The columns of a JSON Lines source that are lists or maps, to declare `as: list` / `as: map`.
+    static func composites(_ s: SourceProfile) -> [(name: String, kind: String)] {
+        guard s.format == "jsonl" else { return [] }
+        return s.columns.compactMap { c in c.composite.flatMap { isPath(c.name) ? (c.name, $0) : nil } }
+    }
+
     /// "99.9 % of 4,990 values are keys of departments.id; 3 are not (flagged outliers)".
     static func evidence(_ fk: ForeignKey) -> String {
         "\(Evidence.share(fk.checked - fk.outliers, fk.checked)) of \(Evidence.count(fk.checked)) values (\(Evidence.count(fk.distinct)) distinct) are keys of \(fk.targetSource).\(fk.targetColumn)"
@@ -88,8 +97,13 @@ package enum RulesDraft {
         for s in report.sources {
             y += "  \(key(s.name)):\n    path: \(Evidence.quoted(relative(s.path, to: folder)))\n"
             y += "    format: \(s.format)\n"
-            if !s.options.isEmpty {
-                let pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
+            let pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
+            let composites = composites(s)
+            if !composites.isEmpty {
+                // Lists and maps declared, so that their count and key rules apply.
+                y += "    \(s.format):\n" + pairs.map { "      \($0)\n" }.joined() + "      fields:\n"
+                for c in composites { y += "        \(key(c.name)): { path: \(Evidence.quoted(c.name)), as: \(c.kind) }\n" }
+            } else if !pairs.isEmpty {
                 y += "    \(s.format): { \(pairs.joined(separator: ", ")) }\n"
             }
         }
@@ -113,7 +127,10 @@ package enum RulesDraft {
                 let mine = rules.filter { $0.column == c.name && !$0.yaml.isEmpty }
                 let type = c.inferredType ?? .string
                 y += "      \(key(c.name)):\n"
-                if !mine.contains(where: { $0.yaml.hasPrefix("type:") }) {
+                if let kind = c.composite {
+                    y += "        # \(Evidence.share(c.facts.present, c.facts.present)) of \(Evidence.count(c.facts.present)) values are \(kind)s"
+                        + " (\(c.facts.minItems ?? 0)–\(c.facts.maxItems ?? 0) \(kind == "list" ? "items" : "entries"))\n"
+                } else if !mine.contains(where: { $0.yaml.hasPrefix("type:") }) {
                     y += "        type: \(type.rawValue)\(c.inferredType == nil ? "   # no value to infer a type from" : "")\n"
                 }
                 for r in mine {
