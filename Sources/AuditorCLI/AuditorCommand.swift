@@ -6,7 +6,7 @@ struct AuditorCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "auditor",
-        abstract: "Audit CSV, XML and SQLite exports against declarative business rules.",
+        abstract: "Audit CSV, XML, SQLite, JSON Lines and Parquet exports, or PostgreSQL and Spark tables, against declarative business rules.",
         discussion: """
             Exit status: 0 passed, 1 rule failures at the failing severity, 64 usage, \
             65 malformed input, 66 missing input, 70 internal error, 73 cannot write report, \
