@@ -45,17 +45,21 @@ package enum Suggest {
         return best?.0
     }
 
+    /// The edit distance counting a swap of two neighbours as one edit (the optimal string
+    /// alignment distance): `nmae` is one edit from `name`, as `nme` and `nam` are.
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var prev = Array(0 ... b.count)
         var cur = [Int](repeating: 0, count: b.count + 1)
         for i in 1 ... a.count {
             cur[0] = i
             for j in 1 ... b.count {
                 cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cur[j] = Swift.min(cur[j], before[j - 2] + 1) }
             }
-            swap(&prev, &cur)
+            (before, prev, cur) = (prev, cur, before)
         }
         return prev[b.count]
     }
