@@ -39,7 +39,7 @@ struct CheckDataTests {
         try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
         let run = try assertExecute(["check", "rules.yml", "--data"], in: tmp.url, exitCode: 65)
         let at = try #require(position(of: "emial", in: yaml))
-        #expect(run.stderrLines.contains { $0.hasPrefix("rules.yml:\(at.line):\(at.column): attribute 'emial' of 'P' is not a field of people.") && $0.hasSuffix("(its fields: id, name, email)") },
+        #expect(run.stderrLines.contains { $0.hasPrefix("rules.yml:\(at.line):\(at.column): attribute 'emial' of 'P' is not a field of people.") && $0.hasSuffix("; did you mean 'email'? (its fields: id, name, email)") },
                 "\(run)")
         #expect(run.stderrLines.contains { $0.hasPrefix("rules.yml:3:3: warning: ") && $0.hasSuffix("does not declare, so no rule checks them: name, email") },
                 "\(run)")

@@ -34,7 +34,7 @@ package enum SourceFieldsCheck {
             for a in entity.attributes where !have.contains(a.name) {
                 var m = "attribute '\(a.name)' of '\(entity.name)' is not a field of \(path)"
                 if let s = Suggest.closest(to: a.name, in: available) { m += "; did you mean '\(s)'?" }
-                else { m += " (its fields: \(available.prefix(12).joined(separator: ", "))\(available.count > 12 ? ", ..." : ""))" }
+                m += " (its fields: \(available.prefix(12).joined(separator: ", "))\(available.count > 12 ? ", ..." : ""))"
                 out.append(LintDiagnostic(.error, Diagnostic(mark: a.mark, message: m)))
             }
             let declared = Set(entity.fields)
