@@ -14,9 +14,9 @@ struct ProfileCommand: ParsableCommand {
         discussion: """
             A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): people.sqlite#people, people.xml#person. \
             The format follows the extension (.csv, .tsv, .xml, .sqlite, .sqlite3, .db). A SQLite source without #TABLE reads --table \
-            (default: the file name without extension); an XML source without #RECORD needs --record. A CSV file is read with the delimiter \
-            its first records use (, ; TAB or |), and the rules say it. A file whose extension tells no format (export.txt) needs \
-            --source-format export=csv.
+            (default: the file name without extension); an XML source without #RECORD reads --record, else the first element \
+            that repeats. A CSV file is read with the delimiter its first records use (, ; TAB or |), and the rules say it. \
+            A file whose extension tells no format (export.txt) needs --source-format export=csv.
             """)
 
     @Argument(help: "The inputs: PATH or NAME=PATH.") var sources: [String]

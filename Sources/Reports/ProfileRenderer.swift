@@ -91,8 +91,9 @@ package enum ProfileRenderer {
     }
 
     /// How a source was read: its format, with the delimiter its first records told
-    /// (`csv, ';'-delimited`).
+    /// (`csv, ';'-delimited`) or the record element (`xml, record '/people/person'`).
     static func read(_ s: SourceProfile) -> String {
+        if let record = s.options["record"] { return "\(s.format), record '\(record)'" }
         guard let d = s.options["delimiter"] else { return s.format }
         return "\(s.format), \(d == "\t" ? "TAB" : "'\(d)'")-delimited"
     }

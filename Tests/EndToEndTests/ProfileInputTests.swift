@@ -135,9 +135,90 @@ struct ProfileInputTests {
                                            "name the element without its prefix, '/people/person', which matches it in any namespace"])
         try assertExecute(["profile", "ns.xml", "--record", "p:person"], in: tmp.url, exitCode: 64, stderrContains: ["prefix, 'person',"])
         let text = try assertExecute(["profile", "ns.xml#/people/person"], in: tmp.url, exitCode: 0)
-        #expect(text.stdoutText.hasPrefix("ns.xml (xml): 1 records\n"), "\(text)")
+        #expect(text.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 records\n"), "\(text)")
+        // Not named at all: the root's only child, read without its prefix.
+        let sniffed = try assertExecute(["profile", "ns.xml"], in: tmp.url, exitCode: 0)
+        #expect(sniffed.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 records\n"), "\(sniffed)")
         // Not a namespace problem: no such advice.
         let bad = try assertExecute(["profile", "ns.xml#a b"], in: tmp.url, exitCode: 64, stderrContains: ["is not a valid XML name"])
         #expect(!bad.stderrText.contains("namespace"), "\(bad)")
+    }
+
+    /// Writes `count` XML documents as `N.xml` into argv[1], with records at various depths,
+    /// repeated children inside them, comments, processing instructions, CDATA, a document type
+    /// and namespace prefixes, and prints per document the record path that ElementTree's tree
+    /// gives (the shallowest element path that repeats, the earliest in document order on a
+    /// tie, else the root's first child) and how many elements have it.
+    static let xmlGenerator = #"""
+        import json, random, sys
+        import xml.etree.ElementTree as ET
+        out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+        rnd = random.Random(seed)
+        docs = []
+        for n in range(count):
+            prefix = 'p:' if n % 3 == 0 else ''
+            wrappers = ['export', 'data', 'batch'][:rnd.randint(0, 2)]
+            record = rnd.choice(['person', 'row', 'item', 'élève'])
+            rows = rnd.randint(1, 40)
+            parts = ['<?xml version="1.0" encoding="UTF-8"?>\n']
+            if rnd.random() < 0.5: parts.append('<!DOCTYPE root [ <!ENTITY co "x"> <!ELEMENT root ANY> ]>\n')
+            parts.append('<!-- <fake/><fake/> -->\n')
+            ns = ' xmlns:p="urn:test"' if prefix else ''
+            root = rnd.choice(['root', 'people', 'table'])
+            parts.append(f'<{prefix}{root}{ns}>')
+            if rnd.random() < 0.5: parts.append(f'<{prefix}header version="1 > 0"/>')
+            for w in wrappers: parts.append(f'<{prefix}{w}>')
+            for r in range(rows):
+                tags = ''.join(f'<{prefix}tag>t{t}</{prefix}tag>' for t in range(rnd.randint(0, 4)))
+                cdata = '<![CDATA[<fake/><fake/>]]>' if rnd.random() < 0.3 else ''
+                name = f'<{prefix}name>n{r}{cdata}</{prefix}name>'
+                parts.append(f'<{prefix}{record} id="{r}" note=\'a/b > c\'>{name}{tags}<?pi <fake/>?></{prefix}{record}>')
+            for w in reversed(wrappers): parts.append(f'</{prefix}{w}>')
+            parts.append(f'</{prefix}{root}>\n')
+            text = ''.join(parts)
+            with open(f'{out}/{n}.xml', 'w', encoding='utf-8') as f: f.write(text)
+            tree = ET.fromstring(text.encode('utf-8'))
+            counts, order = {}, []
+            def walk(e, path):
+                for c in e:
+                    p = path + '/' + c.tag.split('}')[-1]
+                    if p not in counts: order.append(p)
+                    counts[p] = counts.get(p, 0) + 1
+                    walk(c, p)
+            top = '/' + tree.tag.split('}')[-1]
+            walk(tree, top)
+            repeated = [p for p in order if counts[p] >= 2]
+            found = min(repeated, key=lambda p: p.count('/')) if repeated else next(p for p in order if p.count('/') == 2)
+            docs.append({'file': f'{n}.xml', 'record': found, 'records': counts[found]})
+        print(json.dumps(docs))
+        """#
+
+    @Test("Generated XML documents: the record element is the one ElementTree's tree repeats first, and every such element is read")
+    func generatedDocuments() throws {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let tmp = try Scratch("profile-xml-record")
+        defer { tmp.remove() }
+        let made = try ChildProcess.run([python.path, "-c", Self.xmlGenerator, tmp.url.path, "30", "11"])
+        try #require(made.status == 0, "\(made)")
+        let docs = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        #expect(docs.count == 30)
+        for doc in docs {
+            let file = try #require(doc["file"] as? String)
+            let record = try #require(doc["record"] as? String)
+            let profiled = try assertExecute(["profile", file, "--format", "json", "--rules-out", "\(file).yml"], in: tmp.url, exitCode: 0)
+            let source = try #require((try Self.object(profiled.stdout)["sources"] as? [[String: Any]])?.first)
+            #expect(source["options"] as? [String: String] == ["record": record], "\(file)")
+            #expect(source["records"] as? Int == doc["records"] as? Int,
+                    "\(file): \(source["records"] ?? "nil") records of \(doc["records"] ?? "nil")")
+            let rules = try String(contentsOf: tmp.url.appendingPathComponent("\(file).yml"), encoding: .utf8)
+            #expect(rules.contains("    xml: { record: \"\(record)\" }\n"), "\(file):\n\(rules)")
+            let audit = try Auditor.run(["run", "\(file).yml", "--format", "json", "-q"], in: tmp.url)
+            #expect(audit.status == 0, "\(file): \(audit)")
+        }
+        // Nothing to tell it by: a usage error that asks for it.
+        try tmp.write("empty.xml", "<people/>\n")
+        try assertExecute(["profile", "empty.xml"], in: tmp.url, exitCode: 64,
+                          stderrContains: ["no element repeats in the XML file 'empty.xml', so name its record element: "
+                                           + "'empty.xml#ELEMENT' or --record ELEMENT"])
     }
 }

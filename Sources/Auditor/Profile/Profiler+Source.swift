@@ -35,7 +35,11 @@ extension Profiler {
         case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         case "postgres", "spark": options["table"] = selector ?? table ?? name   // postgresql://host/db#TABLE, sc://host:port#TABLE
         case "xml":
-            guard let record = selector ?? record else { throw AuditError(.usage, "profiling the XML file '\(path)' needs its record element: '\(path)#ELEMENT' or --record ELEMENT") }
+            // Else the element that repeats first in the file (the text and JSON say which).
+            guard let record = selector ?? record ?? factory.sniff?(path, SourceURL.redacted(path))["record"] else {
+                throw AuditError(.usage, "no element repeats in the XML file '\(path)', so name its record element: "
+                                     + "'\(path)#ELEMENT' or --record ELEMENT")
+            }
             options["record"] = record
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }

@@ -47,7 +47,8 @@ public struct ReaderFactory: Sendable {
     /// a pushed-down entity that others reference then has its keys read first, alone.
     package var readsKeyColumnsAlone = false
     /// The options that a file's own content tells, for `auditor profile`, which has no rules
-    /// file to read them from: a CSV's delimiter (`["delimiter": ";"]`). Given the path and
+    /// file to read them from: a CSV's delimiter (`["delimiter": ";"]`), an XML file's record
+    /// element (`["record": "/people/person"]`). Given the path and
     /// the path as messages show it; empty when the defaults read it, or it cannot be read.
     package var sniff: (@Sendable (_ path: String, _ displayPath: String) -> [String: String])?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the

@@ -342,7 +342,8 @@ import Darwin
 
 extension XMLReader {
     /// The `xml` format: files ending in `.xml`, options from the source's `xml:` block.
-    public static let factory = ReaderFactory(
+    public static let factory: ReaderFactory = {
+        var factory = ReaderFactory(
         format: "xml", extensions: ["xml"],
         decodeOptions: { node throws(AuditError) in
             // No block: the reader says so when it is opened (it names the source).
@@ -355,12 +356,18 @@ extension XMLReader {
         },
         open: { request in
             guard let options = try request.options(as: XMLReaderOptions.self) else {
-                throw AuditError(.invalidRules,
-                                 "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that names the record element, e.g. 'xml: { record: person }'",
+                // The element that repeats first in the file, where one does.
+                let example = sniffOptions(path: request.path, displayPath: request.displayPath)["record"]
+                throw AuditError(.invalidRules, "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that "
+                                     + "names the record element, e.g. 'xml: { record: \(example ?? "person") }'"
+                                     + (example == nil ? "" : " (the first element that repeats in \(request.displayPath))"),
                                  location: request.displayPath)
             }
             return try XMLReader(path: request.path, displayPath: request.displayPath,
                                  fields: request.fields, options: options,
                                  missingFieldsAllowed: request.missingFieldsAllowed)
         })
+        factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
+        return factory
+    }()
 }
