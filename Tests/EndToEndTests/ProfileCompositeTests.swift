@@ -155,4 +155,27 @@ struct ProfileCompositeTests {
         #expect(out.contains("  addr: string 100 %; distinct 3; length 4–4; maps 66.7 %; entries 1–2; keys 'city' 100 %, 'zip' 50 %;"), "\(out)")
         #expect(out.contains("  n: integer 100 %;"), "\(out)")
     }
+
+    @Test("A column of lists or maps with no rule to draft still gets a valid attribute; Parquet lists and maps round-trip")
+    func noRuleToDraft() throws {
+        let tmp = try Scratch("profile-composite-empty")
+        defer { tmp.remove() }
+        // Lists of 0 to 300 items, one missing: no minCount, no maxCount, no required.
+        let lines = (0 ..< 20).map { i in
+            i == 3 ? "{\"id\": \(i)}" : "{\"id\": \(i), \"l\": [\((0 ..< i * 15).map(String.init).joined(separator: ","))]}"
+        }
+        try tmp.write("long.jsonl", lines.joined(separator: "\n") + "\n")
+        let fixtures = Auditor.packageRoot.appendingPathComponent("Tests/ReadersTests/Fixtures/parquet")
+        for name in ["nested-plain-none-v1.parquet", "nested-dict-snappy-v2.parquet"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: tmp.url.appendingPathComponent(name))
+        }
+        for file in ["long.jsonl", "nested-plain-none-v1.parquet", "nested-dict-snappy-v2.parquet"] {
+            try assertExecute(["profile", file, "--rules-out", "\(file).yml"], in: tmp.url, exitCode: 0)
+            try assertExecute(["check", "\(file).yml"], in: tmp.url, exitCode: 0)
+            let audit = try Auditor.run(["run", "\(file).yml", "--format", "json", "-q"], in: tmp.url)
+            #expect(audit.status == 0, "\(file): \(audit)")
+        }
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("long.jsonl.yml"), encoding: .utf8)
+        #expect(rules.contains("      l:\n        # 100 % of 19 values are lists (0–285 items)\n        type: string\n"), "\(rules)")
+    }
 }

@@ -130,6 +130,8 @@ package enum RulesDraft {
                 if let kind = c.composite {
                     y += "        # \(Evidence.share(c.facts.present, c.facts.present)) of \(Evidence.count(c.facts.present)) values are \(kind)s"
                         + " (\(c.facts.minItems ?? 0)–\(c.facts.maxItems ?? 0) \(kind == "list" ? "items" : "entries"))\n"
+                    // An attribute needs a constraint: `string` accepts a list or map as it is.
+                    if mine.isEmpty { y += "        type: string\n" }
                 } else if !mine.contains(where: { $0.yaml.hasPrefix("type:") }) {
                     y += "        type: \(type.rawValue)\(c.inferredType == nil ? "   # no value to infer a type from" : "")\n"
                 }
