@@ -96,4 +96,57 @@ struct ParquetEndToEndTests {
             if status == 78 { #expect(run.stderrText.contains("takes no options"), "\(run)") }
         }
     }
+
+    /// A LIST and a MAP column take list and map constraints, as the schema says, with the
+    /// counts of the values pyarrow reads (the fixture's `.json`); a list constraint on a
+    /// scalar column is a rules-file error (78) at its line, before any record is read.
+    @Test("LIST and MAP columns take list and map constraints; a scalar column refuses them", arguments: [
+        "nested-plain-none-v1", "nested-dict-snappy-v2",
+    ])
+    func listAndMapConstraints(_ name: String) throws {
+        let scratch = try Scratch("parquet-collections")
+        defer { scratch.remove() }
+        let file = Self.fixtures.appendingPathComponent("\(name).parquet").path
+        let json = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.fixtures.appendingPathComponent("\(name).json"))) as? [String: Any])
+        let rows = try #require(json["rows"] as? [[Any]])
+        let lists = { (c: Int) in rows.compactMap { $0[c] as? [Any] } }
+        let maps = rows.compactMap { (($0[3] as? [String: Any])?["map"] as? [[Any]])?.compactMap { $0.first as? String } }
+        let expected: [String: Int] = [
+            "T.ints.minCount": lists(1).filter { $0.isEmpty }.count,
+            "T.ints.maxCount": lists(1).filter { $0.count > 2 }.count,
+            "T.tags.uniqueItems": lists(2).filter { items in Set(items.compactMap { $0 as? String }).count < items.count }.count,
+            "T.scores.requiredKeys": maps.filter { !$0.contains("a") }.count,
+            "T.scores.allowedKeys": maps.filter { !$0.allSatisfy(["a", "b", "c"].contains) }.count,
+        ]
+        #expect(expected.values.allSatisfy { $0 > 0 }, "every rule has something to find: \(expected)")
+        let rules = """
+            version: 1
+            sources:
+              t: { path: \(file) }
+            entities:
+              T:
+                source: t
+                attributes:
+                  n: { type: integer }
+                  ints: { minCount: 1, maxCount: 2 }
+                  tags: { uniqueItems: true }
+                  scores: { requiredKeys: [a], allowedKeys: [a, b, c] }
+
+            """
+        try scratch.write("rules.yml", rules)
+        try assertExecute(["check", "rules.yml"], in: scratch.url, exitCode: 0)
+        let run = try Auditor.run(["run", "rules.yml", "--format", "json", "-q"], in: scratch.url)
+        #expect(run.status == 1, "\(run)")
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        var got = [String: Int]()
+        for r in report["rules"] as? [[String: Any]] ?? [] { got[r["id"] as? String ?? "?"] = r["violations"] as? Int }
+        for (id, count) in expected { #expect(got[id] == count, "\(id): \(got[id] ?? -1), pyarrow's values: \(count)") }
+
+        // A list constraint on the INT64 column: refused where it is written.
+        try scratch.write("scalar.yml", rules.replacingOccurrences(of: "n: { type: integer }", with: "n: { type: integer, maxCount: 3 }"))
+        try assertExecute(["check", "scalar.yml"], in: scratch.url, exitCode: 78,
+                          stderrContains: ["scalar.yml:8:27: 'maxCount' applies to a list, but 'n' is a single value"])
+        try assertExecute(["run", "scalar.yml"], in: scratch.url, exitCode: 78, stderrContains: ["'maxCount' applies to a list"])
+    }
 }

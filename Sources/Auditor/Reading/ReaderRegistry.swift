@@ -51,6 +51,11 @@ public struct ReaderFactory: Sendable {
     /// element (`["record": "/people/person"]`). Given the path and
     /// the path as messages show it; empty when the defaults read it, or it cannot be read.
     package var sniff: (@Sendable (_ path: String, _ displayPath: String) -> [String: String])?
+    /// The shapes that a file's own schema gives its fields, where the format has lists and maps
+    /// of its own (Parquet `LIST` and `MAP` columns), read from its metadata only, so that list
+    /// and map constraints are checked against them before the run; nil when it cannot be read
+    /// (the audit then says why). Nil for formats whose options declare shapes.
+    package var schemaShapes: (@Sendable (_ path: String) -> [String: FieldShape]?)?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers

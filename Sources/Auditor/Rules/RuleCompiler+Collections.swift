@@ -11,17 +11,18 @@ extension RuleCompiler {
     /// Checks that every list constraint is on a list and every map constraint on a map.
     /// - Parameters:
     ///   - spec: The parsed rules file.
-    ///   - shapes: The shapes a source's options give its fields (``ReaderFactory/fieldShapes``);
-    ///     a field it does not name is a scalar unless its attribute has `split:` (a list; a
-    ///     map with `keySeparator:`).
+    ///   - shapes: The shapes a source's options or schema give its fields (``ReaderOptions/fieldShapes``,
+    ///     ``ReaderFactory/schemaShapes``); a field it does not name is a scalar unless its
+    ///     attribute has `split:` (a list; a map with `keySeparator:`). Nil: not known before
+    ///     the run (a Parquet file not there yet), and the source's constraints are not checked.
     /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
     ///   how to make the field a list or a map.
     package static func collectionDiagnostics(_ spec: RulesSpec,
-                                             shapes: (SourceSpec) -> [String: FieldShape]) -> [Diagnostic] {
+                                             shapes: (SourceSpec) -> [String: FieldShape]?) -> [Diagnostic] {
         var d = [Diagnostic]()
         for e in spec.entities {
             let source = spec.sources.first { $0.name == e.source }
-            let known = source.map(shapes) ?? [:]
+            guard let known = source.map(shapes) ?? [:] else { continue }
             for a in e.attributes {
                 let shape = a.split == nil ? known[a.name] ?? .scalar : a.keySeparator == nil ? FieldShape.list : .map
                 for c in a.constraints {

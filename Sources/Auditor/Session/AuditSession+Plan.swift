@@ -25,9 +25,19 @@ extension AuditSession {
         // Every source's option blocks, decoded once; the plan carries the typed options.
         let decoded = registry.decodeOptions(spec.sources)
         var d = decoded.diagnostics
-        // List and map constraints need list and map fields (split:, XML as: list|map). Every
-        // option block of the source counts: one source may be read as CSV or XML (--source).
-        d += RuleCompiler.collectionDiagnostics(spec) { source in decoded.options.fieldShapes(source: source.name) }
+        // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
+        // LIST or MAP). Every option block of the source counts: one source may be read as CSV or
+        // XML (--source). A file whose schema cannot be read yet is checked by its reader.
+        d += RuleCompiler.collectionDiagnostics(spec) { source -> [String: FieldShape]? in
+            var shapes = decoded.options.fieldShapes(source: source.name)
+            if let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
+               let read = factory.schemaShapes {
+                let file = (try? InputSet.expand(source.entries, extensions: factory.extensions))?.first ?? source.resolvedPath
+                guard let schema = read(file) else { return nil }
+                shapes.merge(schema) { declared, _ in declared }
+            }
+            return shapes
+        }
         var plan: AuditPlan
         do {
             plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)

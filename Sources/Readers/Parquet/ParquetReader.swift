@@ -25,22 +25,42 @@ package final class ParquetReader: RecordReader {
 
     /// The factory for ``ReaderRegistry`` (format `parquet`, extension `parquet`).
     /// There are no options: a `parquet:` block may only be empty (a key in it is refused).
-    public static let factory = ReaderFactory(
-        format: "parquet", extensions: ["parquet"],
-        decodeOptions: { node throws(AuditError) in
-            guard let node, !node.isNull else { return DefaultReaderOptions() }
-            let mapping: ConfigMapping
-            do throws(Diagnostic) { mapping = try node.mapping("the parquet block") } catch { throw AuditError.invalidRules([error]) }
-            if let key = mapping.keys.first {
-                throw AuditError.invalidRules([(mapping.keyNode(key) ?? node).error(
-                    "the parquet block takes no options; remove '\(key)' (the reader reads the columns the rules use)")])
+    public static let factory: ReaderFactory = {
+        var factory = ReaderFactory(
+            format: "parquet", extensions: ["parquet"],
+            decodeOptions: { node throws(AuditError) in
+                guard let node, !node.isNull else { return DefaultReaderOptions() }
+                let mapping: ConfigMapping
+                do throws(Diagnostic) { mapping = try node.mapping("the parquet block") } catch { throw AuditError.invalidRules([error]) }
+                if let key = mapping.keys.first {
+                    throw AuditError.invalidRules([(mapping.keyNode(key) ?? node).error(
+                        "the parquet block takes no options; remove '\(key)' (the reader reads the columns the rules use)")])
+                }
+                return DefaultReaderOptions()
+            },
+            open: { request in
+                try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "a Parquet file")
+                return try ParquetReader(request: request)
+            })
+        factory.schemaShapes = { path in shapes(path: path) }
+        return factory
+    }()
+
+    /// Each column's shape from the file's schema (a `LIST` a list, a `MAP` a map); nil when
+    /// the file or its footer cannot be read.
+    static func shapes(path: String) -> [String: FieldShape]? {
+        guard let file = try? ParquetFile(path: path, displayPath: path),
+              let meta = try? file.footer(), let (fields, _) = try? ParquetSchema.fields(meta.schema) else { return nil }
+        var shapes = [String: FieldShape]()
+        for f in fields {
+            switch f.shape {
+            case .list: shapes[f.name] = .list
+            case .map: shapes[f.name] = .map
+            case .scalar, .unsupported: shapes[f.name] = .scalar
             }
-            return DefaultReaderOptions()
-        },
-        open: { request in
-            try ByteSources.refuseStream(request.path, displayPath: request.displayPath, format: "a Parquet file")
-            return try ParquetReader(request: request)
-        })
+        }
+        return shapes
+    }
 
     private let file: ParquetFile
     private let meta: ParquetFileMetaData

@@ -344,29 +344,29 @@ extension XMLReader {
     /// The `xml` format: files ending in `.xml`, options from the source's `xml:` block.
     public static let factory: ReaderFactory = {
         var factory = ReaderFactory(
-        format: "xml", extensions: ["xml"],
-        decodeOptions: { node throws(AuditError) in
-            // No block: the reader says so when it is opened (it names the source).
-            guard let node else { return DefaultReaderOptions() }
-            let decoded = XMLReaderOptions.decode(node)
-            guard let options = decoded.options, decoded.diagnostics.isEmpty else {
-                throw AuditError.invalidRules(decoded.diagnostics)
-            }
-            return options
-        },
-        open: { request in
-            guard let options = try request.options(as: XMLReaderOptions.self) else {
-                // The element that repeats first in the file, where one does.
-                let example = sniffOptions(path: request.path, displayPath: request.displayPath)["record"]
-                throw AuditError(.invalidRules, "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that "
-                                     + "names the record element, e.g. 'xml: { record: \(example ?? "person") }'"
-                                     + (example == nil ? "" : " (the first element that repeats in \(request.displayPath))"),
-                                 location: request.displayPath)
-            }
-            return try XMLReader(path: request.path, displayPath: request.displayPath,
-                                 fields: request.fields, options: options,
-                                 missingFieldsAllowed: request.missingFieldsAllowed)
-        })
+            format: "xml", extensions: ["xml"],
+            decodeOptions: { node throws(AuditError) in
+                // No block: the reader says so when it is opened (it names the source).
+                guard let node else { return DefaultReaderOptions() }
+                let decoded = XMLReaderOptions.decode(node)
+                guard let options = decoded.options, decoded.diagnostics.isEmpty else {
+                    throw AuditError.invalidRules(decoded.diagnostics)
+                }
+                return options
+            },
+            open: { request in
+                guard let options = try request.options(as: XMLReaderOptions.self) else {
+                    // The element that repeats first in the file, where one does.
+                    let example = sniffOptions(path: request.path, displayPath: request.displayPath)["record"]
+                    throw AuditError(.invalidRules, "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that "
+                                         + "names the record element, e.g. 'xml: { record: \(example ?? "person") }'"
+                                         + (example == nil ? "" : " (the first element that repeats in \(request.displayPath))"),
+                                     location: request.displayPath)
+                }
+                return try XMLReader(path: request.path, displayPath: request.displayPath,
+                                     fields: request.fields, options: options,
+                                     missingFieldsAllowed: request.missingFieldsAllowed)
+            })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
         return factory
     }()
