@@ -178,14 +178,13 @@ package struct ColumnProfiler: Sendable {
         case .map(let entries)?:
             facts.maps += 1
             items = entries.count
-            // A key once per map, however often the object repeats it.
-            for key in Set(entries.map(\.key)) {
-                if let n = facts.mapKeys[key] {
-                    facts.mapKeys[key] = n + 1
-                } else if facts.mapKeys.count < Self.mapKeyLimit {
-                    facts.mapKeys[key] = 1
-                } else {
-                    facts.mapKeysOverflow = true
+            // A key once per map, however often the object repeats it: a set for a large map, a
+            // look back for a small one (no allocation per record).
+            if entries.count > 16 {
+                for key in Set(entries.map(\.key)) { countMapKey(key) }
+            } else {
+                for (i, entry) in entries.enumerated() where !entries[..<i].contains(where: { $0.key == entry.key }) {
+                    countMapKey(entry.key)
                 }
             }
         case nil:
@@ -206,6 +205,17 @@ package struct ColumnProfiler: Sendable {
             } else {
                 facts.distinctOverflow = true
             }
+        }
+    }
+
+    /// Counts one more map with `key`, while fewer than ``mapKeyLimit`` keys are counted.
+    private mutating func countMapKey(_ key: String) {
+        if let n = facts.mapKeys[key] {
+            facts.mapKeys[key] = n + 1
+        } else if facts.mapKeys.count < Self.mapKeyLimit {
+            facts.mapKeys[key] = 1
+        } else {
+            facts.mapKeysOverflow = true
         }
     }
 
