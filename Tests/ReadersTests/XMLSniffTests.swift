@@ -54,6 +54,21 @@ import Testing
         #expect(Self.record("<données><élève/><élève/></données>") == "/données/élève")
     }
 
+    @Test("Any bytes: an answer or nil, never a trap (cut and mutated documents, random bytes)")
+    func anyBytes() {
+        var rng = SystemRandomNumberGenerator()
+        let base = Array("<?xml version='1.0'?><!DOCTYPE a [<!ENTITY e '>'>]><!-- c --><a x='>'><b><![CDATA[<c>]]></b><b/><?p?></a>".utf8)
+        let alphabet = Array("<>/!?-[]'\"= abc:\n".utf8) + [0, 0x80, 0xFF]
+        for round in 0 ..< 20_000 {
+            var bytes = round % 2 == 0 ? Array(base.prefix(Int.random(in: 0 ... base.count, using: &rng))) : []
+            for _ in 0 ..< Int.random(in: 0 ... 12, using: &rng) {
+                let b = alphabet.randomElement(using: &rng)!
+                if bytes.isEmpty || Bool.random(using: &rng) { bytes.append(b) } else { bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = b }
+            }
+            if let found = XMLReader.likelyRecord(bytes) { #expect(found.hasPrefix("/") && found.split(separator: "/").count >= 2, "\(bytes)") }
+        }
+    }
+
     @Test("A gzip file is sniffed decompressed; a missing file gives nothing")
     func files() throws {
         let dir = try ScratchRoot.folder("xml-sniff")
