@@ -146,7 +146,14 @@ struct ParquetEndToEndTests {
         // A list constraint on the INT64 column: refused where it is written.
         try scratch.write("scalar.yml", rules.replacingOccurrences(of: "n: { type: integer }", with: "n: { type: integer, maxCount: 3 }"))
         try assertExecute(["check", "scalar.yml"], in: scratch.url, exitCode: 78,
-                          stderrContains: ["scalar.yml:8:27: 'maxCount' applies to a list, but 'n' is a single value"])
-        try assertExecute(["run", "scalar.yml"], in: scratch.url, exitCode: 78, stderrContains: ["'maxCount' applies to a list"])
+                          stderrContains: ["scalar.yml:8:27: 'maxCount' applies to a list or a map, but 'n' is a column of the Parquet file "
+                                           + "that is neither a LIST nor a MAP; remove 'maxCount' from 'n'"])
+        try assertExecute(["run", "scalar.yml"], in: scratch.url, exitCode: 78, stderrContains: ["'maxCount' applies to a list or a map"])
+        // A map constraint on the LIST column, a list constraint on the MAP column.
+        try scratch.write("crossed.yml", rules.replacingOccurrences(of: "ints: { minCount: 1, maxCount: 2 }", with: "ints: { allowedKeys: [a] }")
+            .replacingOccurrences(of: "scores: { requiredKeys: [a], allowedKeys: [a, b, c] }", with: "scores: { uniqueItems: true }"))
+        try assertExecute(["check", "crossed.yml"], in: scratch.url, exitCode: 78,
+                          stderrContains: ["'allowedKeys' applies to a map, but 'ints' is a LIST column of the Parquet file",
+                                           "'uniqueItems' applies to a list, but 'scores' is a MAP column of the Parquet file"])
     }
 }

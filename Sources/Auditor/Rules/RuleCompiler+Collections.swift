@@ -15,17 +15,32 @@ extension RuleCompiler {
     ///     ``ReaderFactory/schemaShapes``); a field it does not name is a scalar unless its
     ///     attribute has `split:` (a list; a map with `keySeparator:`). Nil: not known before
     ///     the run (a Parquet file not there yet), and the source's constraints are not checked.
+    ///   - schema: The format whose file schema gave the source's shapes (`Parquet`), if any: its
+    ///     columns are what they are, so the message does not tell how to declare them otherwise.
     /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
     ///   how to make the field a list or a map.
-    package static func collectionDiagnostics(_ spec: RulesSpec,
+    package static func collectionDiagnostics(_ spec: RulesSpec, schema: (SourceSpec) -> String? = { _ in nil },
                                              shapes: (SourceSpec) -> [String: FieldShape]?) -> [Diagnostic] {
         var d = [Diagnostic]()
         for e in spec.entities {
             let source = spec.sources.first { $0.name == e.source }
             guard let known = source.map(shapes) ?? [:] else { continue }
+            let format = source.flatMap(schema)
             for a in e.attributes {
                 let shape = a.split == nil ? known[a.name] ?? .scalar : a.keySeparator == nil ? FieldShape.list : .map
                 for c in a.constraints {
+                    let fits = countKinds.contains(c.kind) ? shape != .scalar : listKinds.contains(c.kind) ? shape == .list
+                        : mapKinds.contains(c.kind) ? shape == .map : true
+                    if let format, a.split == nil, !fits {
+                        // A column of the file's schema: nothing to declare otherwise.
+                        let wanted = mapKinds.contains(c.kind) ? "a map" : countKinds.contains(c.kind) ? "a list or a map" : "a list"
+                        let what = known[a.name] == nil ? "no column of the \(format) file"
+                            : shape == .list ? "a LIST column of the \(format) file" : shape == .map ? "a MAP column of the \(format) file"
+                            : "a column of the \(format) file that is neither a LIST nor a MAP"
+                        d.append(Diagnostic(mark: c.mark, message: "'\(c.kind.rawValue)' applies to \(wanted), but '\(a.name)' is \(what); "
+                            + "remove '\(c.kind.rawValue)' from '\(a.name)'"))
+                        continue
+                    }
                     if countKinds.contains(c.kind), shape == .scalar {
                         d.append(Diagnostic(mark: c.mark, message: listMessage(c.kind, a.name, shape)
                             + ", or a map: 'fields: { \(a.name): { path: ..., as: map } }'"))

@@ -28,10 +28,13 @@ extension AuditSession {
         // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
         // LIST or MAP). Every option block of the source counts: one source may be read as CSV or
         // XML (--source). A file whose schema cannot be read yet is checked by its reader.
-        d += RuleCompiler.collectionDiagnostics(spec) { source -> [String: FieldShape]? in
+        func factory(_ source: SourceSpec) -> ReaderFactory? {
+            source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath)
+        }
+        let schema = { (source: SourceSpec) in factory(source).flatMap { $0.schemaShapes == nil ? nil : $0.format.capitalized } }
+        d += RuleCompiler.collectionDiagnostics(spec, schema: schema) { source -> [String: FieldShape]? in
             var shapes = decoded.options.fieldShapes(source: source.name)
-            if let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
-               let read = factory.schemaShapes {
+            if let factory = factory(source), let read = factory.schemaShapes {
                 let file = (try? InputSet.expand(source.entries, extensions: factory.extensions))?.first ?? source.resolvedPath
                 guard let schema = read(file) else { return nil }
                 shapes.merge(schema) { declared, _ in declared }
