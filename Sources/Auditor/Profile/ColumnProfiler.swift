@@ -112,7 +112,7 @@ package struct ColumnProfiler: Sendable {
                 }
                 facts.present += 1
                 if cell.tag == .list || cell.tag == .map {
-                    // A JSON array or object: counted by its items or keys, never a key, no text shape.
+                    // A list or map: counted by its items or keys, never a key, no text shape.
                     addComposite(cell, chunk)
                     keys = nil
                     continue
@@ -263,7 +263,7 @@ package struct ColumnFacts: Sendable {
     public var classes: [FormatClass: Int] = [:]
     public var distinctOverflow = false
     public var keyUnverified = false
-    /// Present values that are lists and maps (JSON Lines arrays and objects).
+    /// Present values that are lists and maps (JSON Lines arrays and objects, Parquet `LIST` and `MAP` values).
     public var lists = 0
     public var maps = 0
     /// The fewest and most items of a list or entries of a map.

@@ -244,8 +244,8 @@ package struct ColumnProfile: Sendable {
         return .string
     }
 
-    /// `list` or `map` when every present value is one (JSON Lines arrays and objects): the
-    /// column's rules are then its counts and keys, not a text's.
+    /// `list` or `map` when every present value is one (JSON Lines arrays and objects, Parquet
+    /// `LIST` and `MAP` values): the column's rules are then its counts and keys, not a text's.
     public var composite: String? {
         guard facts.present > 0 else { return nil }
         return facts.lists == facts.present ? "list" : facts.maps == facts.present ? "map" : nil

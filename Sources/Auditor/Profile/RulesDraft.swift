@@ -128,7 +128,7 @@ package enum RulesDraft {
                 let type = c.inferredType ?? .string
                 y += "      \(key(c.name)):\n"
                 if let kind = c.composite {
-                    y += "        # \(Evidence.share(c.facts.present, c.facts.present)) of \(Evidence.count(c.facts.present)) values are \(kind)s"
+                    y += "        # 100 % of \(Evidence.count(c.facts.present)) values are \(kind)s"
                         + " (\(c.facts.minItems ?? 0)–\(c.facts.maxItems ?? 0) \(kind == "list" ? "items" : "entries"))\n"
                     // An attribute needs a constraint: `string` accepts a list or map as it is.
                     if mine.isEmpty { y += "        type: string\n" }

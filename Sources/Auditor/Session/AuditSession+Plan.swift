@@ -27,7 +27,8 @@ extension AuditSession {
         var d = decoded.diagnostics
         // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
         // LIST or MAP). Every option block of the source counts: one source may be read as CSV or
-        // XML (--source). A file whose schema cannot be read yet is checked by its reader.
+        // XML (--source). Where a file's schema cannot be read (not there yet), they are not checked
+        // here; a value of another shape is then a finding of its rule.
         func factory(_ source: SourceSpec) -> ReaderFactory? {
             source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath)
         }
