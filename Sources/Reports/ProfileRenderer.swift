@@ -104,7 +104,7 @@ package enum ProfileRenderer {
         return "\(c.inferredType?.rawValue ?? "empty") \(Evidence.share(c.typeValid, max(c.facts.present, 1)))"
     }
 
-    /// What a column's lists and maps hold: `items 0–3`, `keys city 100 %, zip 50 %`, or
+    /// What a column's lists and maps hold: `items 0–3`, `keys 'city' 100 %, 'zip' 50 %`, or
     /// their share where other values are mixed in (`maps 66.7 %`).
     static func composites(_ c: ColumnProfile) -> [String] {
         let f = c.facts

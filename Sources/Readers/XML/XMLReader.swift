@@ -356,8 +356,9 @@ extension XMLReader {
             },
             open: { request in
                 guard let options = try request.options(as: XMLReaderOptions.self) else {
-                    // The element that repeats first in the file, where one does.
-                    let example = sniffOptions(path: request.path, displayPath: request.displayPath)["record"]
+                    // The element that repeats first in the file, where one does (standard input is not read for it).
+                    let example = request.path == ByteSources.standardInput ? nil
+                        : sniffOptions(path: request.path, displayPath: request.displayPath)["record"]
                     throw AuditError(.invalidRules, "the source '\(request.sourceName)' is read as XML but has no 'xml:' block; add one that "
                                          + "names the record element, e.g. 'xml: { record: \(example ?? "person") }'"
                                          + (example == nil ? "" : " (the first element that repeats in \(request.displayPath))"),
