@@ -59,7 +59,7 @@ struct CollectionConstraintCheckTests {
         let run = try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78, stderrContains: [
             "rules.yml:\(minCount.line):\(minCount.column): 'minCount' applies to a list, but 'tags' is a single value",
             "rules.yml:\(unique.line):\(unique.column): 'uniqueItems' applies to a list",
-            "add 'split: \";\"'", "as: list",
+            "add 'split: \";\"'", "in the source's xml or jsonl block read it 'fields: { tags: { path: ..., as: list } }'",
         ])
         #expect(!run.stdoutText.contains("must be a list"), "\(run)")
 

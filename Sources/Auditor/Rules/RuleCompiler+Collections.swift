@@ -58,7 +58,7 @@ extension RuleCompiler {
     private static func listMessage(_ kind: ConstraintKind, _ name: String, _ shape: FieldShape) -> String {
         let what = shape == .map ? "a map (as: map)" : "a single value"
         return "'\(kind.rawValue)' applies to a list, but '\(name)' is \(what); make it a list: add 'split: \";\"' "
-            + "to '\(name)' (text of separated items), or in the source's xml block read it "
+            + "to '\(name)' (text of separated items), or in the source's xml or jsonl block read it "
             + "'fields: { \(name): { path: ..., as: list } }'"
     }
 
