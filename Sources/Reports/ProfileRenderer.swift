@@ -94,6 +94,7 @@ package enum ProfileRenderer {
     /// (`csv, ';'-delimited`) or the record element (`xml, record '/people/person'`).
     static func read(_ s: SourceProfile) -> String {
         if let record = s.options["record"] { return "\(s.format), record '\(record)'" }
+        if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
         guard let d = s.options["delimiter"] else { return s.format }
         return "\(s.format), \(d == "\t" ? "TAB" : "'\(d)'")-delimited"
     }

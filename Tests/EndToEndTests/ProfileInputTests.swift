@@ -221,4 +221,31 @@ struct ProfileInputTests {
                           stderrContains: ["no element repeats in the XML file 'empty.xml', so name its record element: "
                                            + "'empty.xml#ELEMENT' or --record ELEMENT"])
     }
+
+    @Test("An SQLite database named without its table: the one named like the file, else its only table; several: 65")
+    func sqliteTable() throws {
+        let tmp = try Scratch("profile-sqlite-table")
+        defer { tmp.remove() }
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let made = try ChildProcess.run([python.path, "-c", """
+            import sqlite3, sys
+            one = sqlite3.connect(sys.argv[1] + '/export.sqlite')
+            one.execute('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT)')
+            one.executemany('INSERT INTO items VALUES (?, ?)', [(1, 'Ann'), (2, 'Bob')]); one.commit()
+            two = sqlite3.connect(sys.argv[1] + '/two.sqlite')
+            two.execute('CREATE TABLE a (x)'); two.execute('CREATE TABLE b (y)'); two.commit()
+            """, tmp.url.path])
+        try #require(made.status == 0, "\(made)")
+        let text = try assertExecute(["profile", "export.sqlite", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        #expect(text.stdoutText.hasPrefix("export.sqlite (sqlite, table 'items'): 2 records\n"), "\(text)")
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        #expect(rules.contains("    format: sqlite\n    sqlite: { table: \"items\" }\n"), "\(rules)")
+        try assertExecute(["run", "rules.yml"], in: tmp.url, exitCode: 0)
+        let two = try assertExecute(["profile", "two.sqlite"], in: tmp.url, exitCode: 65,
+                                    stderrContains: ["the database has no table or view 'two'. Its tables and views: 'a', 'b'. "
+                                                     + "Check that this is the right database, or name one of its tables"])
+        #expect(!two.stderrText.contains("rules"), "no rules file to point at: \(two)")
+        let named = try assertExecute(["profile", "two.sqlite#b"], in: tmp.url, exitCode: 0)
+        #expect(named.stdoutText.hasPrefix("two.sqlite (sqlite, table 'b'): 0 records\n"), "\(named)")
+    }
 }

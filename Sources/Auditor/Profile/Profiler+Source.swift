@@ -32,7 +32,10 @@ extension Profiler {
         }
         var options = [String: String]()
         switch factory.format {
-        case "sqlite": options["table"] = selector ?? table ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        case "sqlite":
+            // Else the table named like the file, or the database's only table (the text and JSON say which).
+            options["table"] = selector ?? table ?? factory.sniff?(path, SourceURL.redacted(path))["table"]
+                ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         case "postgres", "spark": options["table"] = selector ?? table ?? name   // postgresql://host/db#TABLE, sc://host:port#TABLE
         case "xml":
             // Else the element that repeats first in the file (the text and JSON say which).

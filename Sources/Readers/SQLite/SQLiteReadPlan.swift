@@ -156,7 +156,9 @@ struct SQLiteReadPlan {
                              file: SQLiteDatabaseFile) -> AuditError {
         let userTables = names.filter { !$0.lowercased().hasPrefix("sqlite_") }
         var message = "the database has no table or view '\(requested)'"
-        if let mark { message += " (rules: \(mark))" }
+        // A mark in `<sqlite options>`: the table came from the command line (`auditor profile`), not a rules file.
+        let fromRules = mark.map { !$0.file.hasPrefix("<") } ?? true
+        if let mark, fromRules { message += " (rules: \(mark))" }
         if let suggestion = Suggest.closest(to: requested, in: userTables) {
             message += "; did you mean '\(suggestion)'?"
         } else {
@@ -168,7 +170,8 @@ struct SQLiteReadPlan {
             let shown = userTables.sorted().prefix(20).map { "'\($0)'" }.joined(separator: ", ")
             message += " Its tables and views: \(shown)\(userTables.count > 20 ? ", ..." : "")"
         }
-        message += ". Check that this is the right database, or correct the source's table in the rules file"
+        message += fromRules ? ". Check that this is the right database, or correct the source's table in the rules file"
+            : ". Check that this is the right database, or name one of its tables"
         return AuditError(.malformedInput, message, location: file.displayPath)
     }
 

@@ -69,6 +69,7 @@ package final class SQLiteReader: RecordReader {
                 return try SQLiteReader(request: request)
             })
         factory.readsKeyColumnsAlone = true
+        factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
         return factory
     }()
 
