@@ -3,16 +3,19 @@ import Testing
 
 /// `auditor profile` end to end on data made by `../shared/bench/gen.py` (20 000 people with
 /// 2 % injected faults): the suggested rules pass `auditor check`, and auditing the same data
-/// with them fails exactly the flagged outliers, rule by rule (issue 19).
+/// with them fails exactly the flagged outliers, rule by rule (issue 19), on CSV, SQLite, XML and
+/// JSON Lines.
 @Suite("Profile round trip")
 struct ProfileRoundTripTests {
-    enum Format: String, CaseIterable, Sendable { case csv, sqlite, xml }
+    enum Format: String, CaseIterable, Sendable { case csv, sqlite, xml, jsonl }
 
-    static func sources(_ format: Format, in data: URL) -> [String] {
+    /// JSON Lines: the people converted with numbers and booleans typed (`scripts/csv-to-jsonl.py --typed`).
+    static func sources(_ format: Format, in data: URL) throws -> [String] {
         switch format {
         case .csv: return [data.appendingPathComponent("people.csv").path, data.appendingPathComponent("departments.csv").path]
         case .sqlite: return [data.appendingPathComponent("people.sqlite").path + "#people", data.appendingPathComponent("departments.csv").path]
         case .xml: return [data.appendingPathComponent("people.xml").path + "#person", data.appendingPathComponent("departments.xml").path + "#department"]
+        case .jsonl: return [try JSONLEndToEndTests.typed.get().path, data.appendingPathComponent("departments.csv").path]
         }
     }
 
@@ -26,7 +29,8 @@ struct ProfileRoundTripTests {
         let data = try GeneratedData.dataset()
         let tmp = try Scratch("profile-\(format.rawValue)")
         defer { tmp.remove() }
-        try assertExecute(["profile"] + Self.sources(format, in: data) + ["--rules-out", "rules.yml", "--format", "json", "--output", "profile.json"],
+        let sources = try Self.sources(format, in: data)
+        try assertExecute(["profile"] + sources + ["--rules-out", "rules.yml", "--format", "json", "--output", "profile.json"],
                           in: tmp.url, exitCode: 0)
         let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
         #expect(rules.contains("# ") && rules.contains("flagged outliers"), "the rules carry their evidence")
@@ -60,7 +64,7 @@ struct ProfileRoundTripTests {
         let data = try GeneratedData.dataset()
         let tmp = try Scratch("profile-suggestions")
         defer { tmp.remove() }
-        try assertExecute(["profile"] + Self.sources(.csv, in: data) + ["--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        try assertExecute(["profile"] + (try Self.sources(.csv, in: data)) + ["--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
         let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
         for needle in ["enum: [\"CA\", \"DE\", \"ES\", \"FR\", \"GB\", \"IT\", \"NL\", \"PL\", \"SE\", \"US\"]",
                        "pattern: \"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\\\.[A-Za-z]{2,}\"",
@@ -89,7 +93,7 @@ struct ProfileRoundTripTests {
         let tmp = try Scratch("profile-jobs")
         defer { tmp.remove() }
         for jobs in ["1", "2"] {
-            try assertExecute(["profile"] + Self.sources(format, in: data) + ["--jobs", jobs, "--rules-out", "rules\(jobs).yml",
+            try assertExecute(["profile"] + (try Self.sources(format, in: data)) + ["--jobs", jobs, "--rules-out", "rules\(jobs).yml",
                                "--format", "json", "--output", "profile\(jobs).json"], in: tmp.url, exitCode: 0)
         }
         #expect(try Data(contentsOf: tmp.url.appendingPathComponent("profile1.json")) == Data(contentsOf: tmp.url.appendingPathComponent("profile2.json")))
