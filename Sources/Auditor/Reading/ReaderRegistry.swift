@@ -48,8 +48,9 @@ public struct ReaderFactory: Sendable {
     package var readsKeyColumnsAlone = false
     /// The options that a file's own content tells, for `auditor profile`, which has no rules
     /// file to read them from: a CSV's delimiter (`["delimiter": ";"]`), an XML file's record
-    /// element (`["record": "/people/person"]`). Given the path and
-    /// the path as messages show it; empty when the defaults read it, or it cannot be read.
+    /// element (`["record": "/people/person"]`), an SQLite database's only table (`["table":
+    /// "items"]`). Given the path and the path as messages show it; empty when the defaults read
+    /// it, or it cannot be read.
     package var sniff: (@Sendable (_ path: String, _ displayPath: String) -> [String: String])?
     /// The shapes that a file's own schema gives its fields, where the format has lists and maps
     /// of its own (Parquet `LIST` and `MAP` columns), read from its metadata only, so that list
