@@ -87,12 +87,5 @@ enum ParquetTestSupport {
     }
 
     /// A Python with pyarrow: the repository's `.venv` (made by `.ci/run`), else `AUDITOR_PYARROW_PYTHON`.
-    static let pyarrowPython: String? = {
-        var candidates = [repository.appendingPathComponent(".venv/bin/python3").path]
-        if let env = ProcessInfo.processInfo.environment["AUDITOR_PYARROW_PYTHON"] { candidates.insert(env, at: 0) }
-        for path in candidates where FileManager.default.isExecutableFile(atPath: path) {
-            if (try? ChildProcess.run([path, "-c", "import pyarrow"]))?.status == 0 { return path }
-        }
-        return nil
-    }()
+    static var pyarrowPython: String? { PyarrowPython.path }
 }
