@@ -86,6 +86,6 @@ enum ParquetTestSupport {
         }
     }
 
-    /// A Python with pyarrow: the repository's `.venv` (made by `.ci/run`), else `AUDITOR_PYARROW_PYTHON`.
+    /// A Python with pyarrow (``PyarrowPython``).
     static var pyarrowPython: String? { PyarrowPython.path }
 }
