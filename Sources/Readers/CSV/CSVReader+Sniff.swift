@@ -16,23 +16,9 @@ extension CSVReader {
     /// also when the file cannot be read (opening it for the profile then says why).
     /// - Complexity: O(``dialectSampleBytes``).
     package static func sniffOptions(path: String, displayPath: String) -> [String: String] {
-        guard let source = try? ByteSources.open(path: path, displayPath: displayPath) else { return [:] }
-        defer { source.close() }
-        var sample = [UInt8](repeating: 0, count: dialectSampleBytes)
-        var count = 0
-        var whole = false
-        while count < dialectSampleBytes {
-            let got = sample.withUnsafeMutableBufferPointer { buffer in
-                try? source.read(into: buffer.baseAddress! + count, count: dialectSampleBytes - count)
-            }
-            guard let got, got > 0 else {
-                whole = got == 0
-                break
-            }
-            count += got
-        }
+        guard let sample = ByteSources.sample(path: path, displayPath: displayPath, count: dialectSampleBytes) else { return [:] }
         let standard = defaultDelimiter(for: path)
-        let found = sniffDelimiter(Array(sample[..<count]), whole: whole, default: standard)
+        let found = sniffDelimiter(sample.bytes, whole: sample.whole, default: standard)
         return found == standard ? [:] : ["delimiter": String(UnicodeScalar(found))]
     }
 

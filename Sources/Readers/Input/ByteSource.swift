@@ -111,6 +111,23 @@ private extension String {
 }
 
 extension ByteSources {
+    /// The first `count` bytes of an input (decompressed), for sniffing its dialect or
+    /// structure, and whether they are all of it; nil when it cannot be opened.
+    package static func sample(path: String, displayPath: String, count: Int) -> (bytes: [UInt8], whole: Bool)? {
+        guard let source = try? open(path: path, displayPath: displayPath) else { return nil }
+        defer { source.close() }
+        var sample = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = sample.withUnsafeMutableBufferPointer { buffer in
+                try? source.read(into: buffer.baseAddress! + filled, count: count - filled)
+            }
+            guard let got, got > 0 else { return (Array(sample[..<filled]), got == 0) }
+            filled += got
+        }
+        return (sample, false)
+    }
+
     /// True when `path` is a file that is not compressed (or cannot be probed: its reader then
     /// reports why it cannot be opened); false for standard input, gzip, zstd, and the
     /// compressions auditor refuses (``open(path:displayPath:)`` says which).

@@ -10,18 +10,8 @@ extension XMLReader {
     /// file's first ``sniffBytes``; empty when none, or the file cannot be read (opening it
     /// then says why).
     package static func sniffOptions(path: String, displayPath: String) -> [String: String] {
-        guard let source = try? ByteSources.open(path: path, displayPath: displayPath) else { return [:] }
-        defer { source.close() }
-        var sample = [UInt8](repeating: 0, count: sniffBytes)
-        var count = 0
-        while count < sniffBytes {
-            let got = sample.withUnsafeMutableBufferPointer { buffer in
-                try? source.read(into: buffer.baseAddress! + count, count: sniffBytes - count)
-            }
-            guard let got, got > 0 else { break }
-            count += got
-        }
-        return likelyRecord(Array(sample[..<count])).map { ["record": $0] } ?? [:]
+        guard let sample = ByteSources.sample(path: path, displayPath: displayPath, count: sniffBytes) else { return [:] }
+        return likelyRecord(sample.bytes).map { ["record": $0] } ?? [:]
     }
 
     /// The path from the root, of local names (`/people/person`), of the shallowest element
