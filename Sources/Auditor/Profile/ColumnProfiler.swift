@@ -139,18 +139,7 @@ package struct ColumnProfiler: Sendable {
                     classCounts[bits.trailingZeroBitCount] += 1
                     bits &= bits - 1
                 }
-                hll.add(h)
-                // Past the bound, counting stops (top values are then those counted before it).
-                if !facts.distinctOverflow {
-                    if counts.increment(h) {
-                        // counted
-                    } else if counts.count < Self.exactDistinctLimit {
-                        counts.insert(h)
-                        texts[h] = chunk.string(cell) ?? ""
-                    } else {
-                        facts.distinctOverflow = true
-                    }
-                }
+                countDistinct(h, chunk.string(cell) ?? "")
                 if keys != nil {
                     let k = intValid[r] ? Hashing.tagged(1, UInt64(bitPattern: ints[r]))
                         : decValid[r] ? Hashing.tagged(2, (decNumbers[r] == 0 ? 0 : decNumbers[r]).bitPattern) : h
@@ -194,17 +183,21 @@ package struct ColumnProfiler: Sendable {
         facts.maxItems = max(facts.maxItems ?? items, items)
         let text = chunk.string(cell) ?? ""
         // Tagged: a list is never the same value as a text that reads like it.
-        let h = Hashing.tagged(4, Hashing.bytes(Array(text.utf8)))
+        countDistinct(Hashing.tagged(4, Hashing.bytes(Array(text.utf8))), text)
+    }
+
+    /// Counts a present value by its hash: in the estimate, and exactly (with its text, made
+    /// only for a value not seen before) up to ``exactDistinctLimit`` values; past that bound
+    /// exact counting stops, and the top values are those counted before it.
+    @inline(__always)
+    private mutating func countDistinct(_ h: UInt64, _ text: @autoclosure () -> String) {
         hll.add(h)
-        if !facts.distinctOverflow {
-            if counts.increment(h) {
-                // counted
-            } else if counts.count < Self.exactDistinctLimit {
-                counts.insert(h)
-                texts[h] = text
-            } else {
-                facts.distinctOverflow = true
-            }
+        guard !facts.distinctOverflow, !counts.increment(h) else { return }
+        if counts.count < Self.exactDistinctLimit {
+            counts.insert(h)
+            texts[h] = text()
+        } else {
+            facts.distinctOverflow = true
         }
     }
 
