@@ -142,6 +142,21 @@ struct ParquetEndToEndTests {
         var got = [String: Int]()
         for r in report["rules"] as? [[String: Any]] ?? [] { got[r["id"] as? String ?? "?"] = r["violations"] as? Int }
         for (id, count) in expected { #expect(got[id] == count, "\(id): \(got[id] ?? -1), pyarrow's values: \(count)") }
+        // The same rules naming a CSV file, which --source replaces with the Parquet one: the
+        // plan is checked against the file read, and counts the same.
+        try scratch.write("items.csv", "n,ints,tags,scores\n1,x,y,z\n")
+        try scratch.write("csv.yml", rules.replacingOccurrences(of: "path: \(file)", with: "path: items.csv"))
+        let replaced = try Auditor.run(["run", "csv.yml", "--source", "t=\(file)", "--format", "json", "-q"], in: scratch.url)
+        #expect(replaced.status == 1, "\(replaced)")
+        let second = try #require(try JSONSerialization.jsonObject(with: replaced.stdout) as? [String: Any])
+        for r in second["rules"] as? [[String: Any]] ?? [] where expected[r["id"] as? String ?? "?"] != nil {
+            #expect(r["violations"] as? Int == got[r["id"] as? String ?? "?"], "\(r)")
+        }
+        try FileManager.default.copyItem(atPath: file, toPath: scratch.url.appendingPathComponent("copy.dat").path)
+        try assertExecute(["run", "csv.yml", "--source", "t=copy.dat", "--source-format", "t=parquet", "-q"], in: scratch.url, exitCode: 1)
+        // And the other way round: the CSV file read instead has no lists.
+        try assertExecute(["run", "rules.yml", "--source", "t=items.csv"], in: scratch.url, exitCode: 78,
+                          stderrContains: ["rules.yml:9:15: 'minCount' applies to a list, but 'ints' is a single value"])
 
         // A list constraint on the INT64 column: refused where it is written.
         try scratch.write("scalar.yml", rules.replacingOccurrences(of: "n: { type: integer }", with: "n: { type: integer, maxCount: 3 }"))

@@ -9,18 +9,25 @@ extension AuditSession {
     ///   - structuralRules: The readers' structural rules (a catalog may translate them).
     ///   - catalog: The messages of the rules.
     ///   - now: The reference instant of freshness rules, seconds since 1970.
+    ///   - sources: `--source` (``AuditRequest/sources``): the files each named source is read from
+    ///     instead, whose formats and schemas the plan is then checked against.
+    ///   - sourceFormats: `--source-format` (``AuditRequest/sourceFormats``).
     /// - Throws: ``AuditError`` `.invalidRules` (78) with every diagnostic, located in the file.
     public static func loadPlan(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule] = [],
                                 catalog: MessageCatalog = .english,
-                                now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
-        try loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules, catalog: catalog, now: now).plan
+                                now: Int64 = Int64(Date().timeIntervalSince1970),
+                                sources: [AuditRequest.SourcePath] = [], sourceFormats: [AuditRequest.SourcePath] = []) throws -> AuditPlan {
+        try loadSpecAndPlan(path, registry: registry, structuralRules: structuralRules, catalog: catalog, now: now,
+                            sources: sources, sourceFormats: sourceFormats).plan
     }
 
-    /// ``loadPlan(_:registry:structuralRules:catalog:now:)`` that also returns the parsed file
+    /// ``loadPlan(_:registry:structuralRules:catalog:now:sources:sourceFormats:)`` that also returns the parsed file
     /// (for `auditor check`'s warnings).
     public static func loadSpecAndPlan(_ path: String, registry: ReaderRegistry, structuralRules: [StructuralRule] = [],
                                        catalog: MessageCatalog = .english,
-                                       now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> (spec: RulesSpec, plan: AuditPlan) {
+                                       now: Int64 = Int64(Date().timeIntervalSince1970),
+                                       sources: [AuditRequest.SourcePath] = [],
+                                       sourceFormats: [AuditRequest.SourcePath] = []) throws -> (spec: RulesSpec, plan: AuditPlan) {
         let spec = try RulesFileParser(formats: registry.formats, locale: catalog.locale).load(path: path)
         // Every source's option blocks, decoded once; the plan carries the typed options.
         let decoded = registry.decodeOptions(spec.sources)
@@ -28,15 +35,22 @@ extension AuditSession {
         // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
         // LIST or MAP). Every option block of the source counts: one source may be read as CSV or
         // XML (--source). Where a file's schema cannot be read (not there yet), they are not checked
-        // here; a value of another shape is then a finding of its rule.
+        // here; a value of another shape is then a finding of its rule. A source that `--source`
+        // replaces is checked against the files it is read from.
+        func entries(_ source: SourceSpec) -> [String] {
+            sources.filter { $0.name == source.name }.reduce(source.entries) { $1.adds ? $0 + [$1.path] : [$1.path] }
+        }
         func factory(_ source: SourceSpec) -> ReaderFactory? {
-            source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath)
+            (sourceFormats.last { $0.name == source.name }?.path ?? source.format).flatMap(registry.factory(format:))
+                ?? registry.factory(forPath: entries(source).first ?? source.resolvedPath)
         }
         let schema = { (source: SourceSpec) in factory(source).flatMap { $0.schemaShapes == nil ? nil : $0.format.capitalized } }
         d += RuleCompiler.collectionDiagnostics(spec, schema: schema) { source -> [String: FieldShape]? in
+            // A format not told (standard input without --source-format) fails when read, more precisely.
+            guard let factory = factory(source) else { return nil }
             var shapes = decoded.options.fieldShapes(source: source.name)
-            if let factory = factory(source), let read = factory.schemaShapes {
-                let file = (try? InputSet.expand(source.entries, extensions: factory.extensions))?.first ?? source.resolvedPath
+            if let read = factory.schemaShapes {
+                let file = (try? InputSet.expand(entries(source), extensions: factory.extensions))?.first ?? source.resolvedPath
                 guard let schema = read(file) else { return nil }
                 shapes.merge(schema) { declared, _ in declared }
             }
@@ -56,8 +70,7 @@ extension AuditSession {
         d += catalog.unknownNameDiagnostics(entities: plan.entities.map { ($0.name, $0.attributes.map(\.name)) })
         // Attributes against fields the options declare (no data is read).
         for entity in plan.entities {
-            guard let source = plan.source(named: entity.source),
-                  let factory = source.format.flatMap(registry.factory(format:)) ?? registry.factory(forPath: source.resolvedPath),
+            guard let source = plan.source(named: entity.source), let factory = factory(source),
                   let fields = plan.readerOptions?[source.name, factory.format]?.declaredFields else { continue }
             d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
         }

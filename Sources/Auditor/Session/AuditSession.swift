@@ -35,7 +35,7 @@ public struct AuditSession {
                 try MessageLocale.catalog(for: $0, rulesPath: path, structuralRules: request.structuralRules)
             } ?? request.catalog
             plan = try Self.loadPlan(path, registry: request.registry, structuralRules: request.structuralRules,
-                                     catalog: catalog, now: now)
+                                     catalog: catalog, now: now, sources: request.sources, sourceFormats: request.sourceFormats)
         case .plan(let compiled):
             plan = compiled
         }
