@@ -47,3 +47,14 @@ import Testing
         #expect(r.report.rules.first { $0.id == "E.age.type" }?.samples.first?.value == "abc")
     }
 }
+
+/// A rule's summary counts characters in the singular for one.
+@Suite struct LengthSummaryTests {
+    @Test("minLength 1 and maxLength 1 read '1 character'; 2 reads '2 characters'")
+    func singular() throws {
+        #expect(try ShorthandTypeTests.plan("{ minLength: 1, maxLength: 2 }").rules.flatMap(\.summaries)
+                == ["v has at least 1 character", "v has at most 2 characters"])
+        #expect(try ShorthandTypeTests.plan("{ maxLength: 1 }").rules.flatMap(\.summaries) == ["v has at most 1 character"])
+        #expect(StringValidator(minLength: 1, maxLength: 1).summary == "have at least 1 character and have at most 1 character")
+    }
+}

@@ -55,7 +55,7 @@ struct ContradictionTests {
         Case(name: "enum value too long", body: "    attributes:\n      c: { type: string, maxLength: 2, enum: [US, GBR] }\n",
              at: "GBR", message: "enum value 'GBR' of 'c' has 3 characters, more than maxLength 2"),
         Case(name: "enum value too short", body: "    attributes:\n      c: { type: string, minLength: 2, enum: [X, US] }\n",
-             at: "X,", message: "enum value 'X' of 'c' has 1 characters, fewer than minLength 2"),
+             at: "X,", message: "enum value 'X' of 'c' has 1 character, fewer than minLength 2"),
         Case(name: "enum value outside max", body: "    attributes:\n      n: { type: integer, max: 10, enum: [5, 11] }\n",
              at: "11", message: "enum value '11' of 'n' is outside max 10"),
         Case(name: "bound not an integer (a warning: it is exact, min 1.5 means 2)", body: "    attributes:\n      n: { type: integer, min: 1.5 }\n",

@@ -179,8 +179,8 @@ public enum RuleCompiler {
                     return nil
                 }
                 return c.kind == .minLength
-                    ? (.minLength(n), "\(name) has at least \(n) characters")
-                    : (.maxLength(n), "\(name) has at most \(n) characters")
+                    ? (.minLength(n), "\(name) has at least \(n) character\(n == 1 ? "" : "s")")
+                    : (.maxLength(n), "\(name) has at most \(n) character\(n == 1 ? "" : "s")")
             case .pattern:
                 let source = try v.string("pattern")
                 do {

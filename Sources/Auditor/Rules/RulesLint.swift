@@ -161,10 +161,10 @@ package enum RulesLint {
             }
             let length = text.unicodeScalars.count
             if let minLength, length < minLength {
-                d.append(item.error("enum value '\(text)' of '\(a.name)' has \(length) characters, fewer than minLength \(minLength)"))
+                d.append(item.error("enum value '\(text)' of '\(a.name)' has \(length) character\(length == 1 ? "" : "s"), fewer than minLength \(minLength)"))
             }
             if let maxLength, length > maxLength {
-                d.append(item.error("enum value '\(text)' of '\(a.name)' has \(length) characters, more than maxLength \(maxLength)"))
+                d.append(item.error("enum value '\(text)' of '\(a.name)' has \(length) character\(length == 1 ? "" : "s"), more than maxLength \(maxLength)"))
             }
             if let pattern, !pattern.matches(text) {
                 d.append(item.error("enum value '\(text)' of '\(a.name)' does not match its pattern \(pattern.source); remove it or widen the pattern"))

@@ -93,8 +93,8 @@ public struct StringValidator: Validator {
 
     public var summary: String {
         var parts = [String]()
-        if let minLength { parts.append("have at least \(minLength) characters") }
-        if let maxLength { parts.append("have at most \(maxLength) characters") }
+        if let minLength { parts.append("have at least \(minLength) character\(minLength == 1 ? "" : "s")") }
+        if let maxLength { parts.append("have at most \(maxLength) character\(maxLength == 1 ? "" : "s")") }
         if let pattern { parts.append("match the pattern \(pattern.source)") }
         if let allowedValues { parts.append("be one of \(allowedValues.joined(separator: ", "))") }
         return parts.isEmpty ? "be text" : parts.joined(separator: " and ")
