@@ -130,7 +130,7 @@ package enum ProfileRenderer {
     public static func text(_ report: ProfileReport) -> String {
         var out = ""
         for (i, s) in report.sources.enumerated() {
-            out += "\(s.path) (\(TerminalText.escaped(read(s)))): \(Evidence.count(s.records)) records"
+            out += "\(s.path) (\(TerminalText.escaped(read(s)))): \(Evidence.count(s.records)) record\(s.records == 1 ? "" : "s")"
             out += s.excludedRecords > 0 ? ", \(Evidence.count(s.excludedRecords)) malformed\n" : "\n"
             for c in s.columns {
                 let f = c.facts
@@ -167,7 +167,7 @@ package enum ProfileRenderer {
     public static func html(_ report: ProfileReport) -> String {
         var body = ""
         for (i, s) in report.sources.enumerated() {
-            body += "<h2>\(HTMLText.escaped(s.path)) (\(HTMLText.escaped(read(s)))): \(Evidence.count(s.records)) records</h2>\n"
+            body += "<h2>\(HTMLText.escaped(s.path)) (\(HTMLText.escaped(read(s)))): \(Evidence.count(s.records)) record\(s.records == 1 ? "" : "s")</h2>\n"
             body += "<table><thead><tr><th>column</th><th>type</th><th>missing</th><th>distinct</th><th>range</th><th>length</th><th>top values</th><th>key</th></tr></thead><tbody>\n"
             for c in s.columns {
                 let f = c.facts

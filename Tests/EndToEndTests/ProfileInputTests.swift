@@ -135,10 +135,10 @@ struct ProfileInputTests {
                                            "name the element without its prefix, '/people/person', which matches it in any namespace"])
         try assertExecute(["profile", "ns.xml", "--record", "p:person"], in: tmp.url, exitCode: 64, stderrContains: ["prefix, 'person',"])
         let text = try assertExecute(["profile", "ns.xml#/people/person"], in: tmp.url, exitCode: 0)
-        #expect(text.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 records\n"), "\(text)")
+        #expect(text.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 record\n"), "\(text)")
         // Not named at all: the root's only child, read without its prefix.
         let sniffed = try assertExecute(["profile", "ns.xml"], in: tmp.url, exitCode: 0)
-        #expect(sniffed.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 records\n"), "\(sniffed)")
+        #expect(sniffed.stdoutText.hasPrefix("ns.xml (xml, record '/people/person'): 1 record\n"), "\(sniffed)")
         // Not a namespace problem: no such advice.
         let bad = try assertExecute(["profile", "ns.xml#a b"], in: tmp.url, exitCode: 64, stderrContains: ["is not a valid XML name"])
         #expect(!bad.stderrText.contains("namespace"), "\(bad)")
