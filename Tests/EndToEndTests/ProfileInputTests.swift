@@ -160,6 +160,7 @@ struct ProfileInputTests {
             wrappers = ['export', 'data', 'batch'][:rnd.randint(0, 2)]
             record = rnd.choice(['person', 'row', 'item', 'élève'])
             rows = rnd.randint(1, 40)
+            tagged = rnd.choice([0, 1, 4])        # at most one tag per record: a text, not a list
             parts = ['<?xml version="1.0" encoding="UTF-8"?>\n']
             if rnd.random() < 0.5: parts.append('<!DOCTYPE root [ <!ENTITY co "x"> <!ELEMENT root ANY> ]>\n')
             parts.append('<!-- <fake/><fake/> -->\n')
@@ -169,7 +170,7 @@ struct ProfileInputTests {
             if rnd.random() < 0.5: parts.append(f'<{prefix}header version="1 > 0"/>')
             for w in wrappers: parts.append(f'<{prefix}{w}>')
             for r in range(rows):
-                tags = ''.join(f'<{prefix}tag>t{t}</{prefix}tag>' for t in range(rnd.randint(0, 4)))
+                tags = ''.join(f'<{prefix}tag>t{t}</{prefix}tag>' for t in range(rnd.randint(0, tagged)))
                 cdata = '<![CDATA[<fake/><fake/>]]>' if rnd.random() < 0.3 else ''
                 name = f'<{prefix}name>n{r}{cdata}</{prefix}name>'
                 parts.append(f'<{prefix}{record} id="{r}" note=\'a/b > c\'>{name}{tags}<?pi <fake/>?></{prefix}{record}>')
@@ -189,11 +190,14 @@ struct ProfileInputTests {
             walk(tree, top)
             repeated = [p for p in order if counts[p] >= 2]
             found = min(repeated, key=lambda p: p.count('/')) if repeated else next(p for p in order if p.count('/') == 2)
-            docs.append({'file': f'{n}.xml', 'record': found, 'records': counts[found]})
+            records = [e for e in tree.iter() if e.tag.split('}')[-1] == found.split('/')[-1]]
+            tags = [sum(1 for c in e if c.tag.split('}')[-1] == 'tag') for e in records]
+            docs.append({'file': f'{n}.xml', 'record': found, 'records': counts[found],
+                         'tagged': sum(1 for t in tags if t > 0), 'fewest': min([t for t in tags if t > 0], default=0), 'most': max(tags)})
         print(json.dumps(docs))
         """#
 
-    @Test("Generated XML documents: the record element is the one ElementTree's tree repeats first, and every such element is read")
+    @Test("Generated XML documents: the record element is the one ElementTree's tree repeats first, every one is read, its repeated child a list")
     func generatedDocuments() throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("profile-xml-record")
@@ -211,7 +215,19 @@ struct ProfileInputTests {
             #expect(source["records"] as? Int == doc["records"] as? Int,
                     "\(file): \(source["records"] ?? "nil") records of \(doc["records"] ?? "nil")")
             let rules = try String(contentsOf: tmp.url.appendingPathComponent("\(file).yml"), encoding: .utf8)
-            #expect(rules.contains("    xml: { record: \"\(record)\" }\n"), "\(file):\n\(rules)")
+            // A child element that repeats in some record is read as a list, and declared one.
+            let tag = (source["columns"] as? [[String: Any]])?.first { $0["name"] as? String == "tag" }
+            if let most = doc["most"] as? Int, most >= 2 {
+                #expect(tag?["composite"] as? String == "list", "\(file): \(tag ?? [:])")
+                #expect(tag?["lists"] as? Int == doc["tagged"] as? Int, "\(file): \(tag ?? [:])")
+                #expect(tag?["minItems"] as? Int == doc["fewest"] as? Int && tag?["maxItems"] as? Int == most, "\(file): \(tag ?? [:])")
+                #expect(rules.contains("    xml:\n      record: \"\(record)\"\n      fields:\n        tag: { path: \"tag\", as: list }\n"),
+                        "\(file):\n\(rules)")
+                #expect(rules.contains("maxCount: \(most)\n"), "\(file):\n\(rules)")
+            } else {
+                #expect(tag?["composite"] as? String == nil, "\(file): \(tag ?? [:])")
+                #expect(rules.contains("    xml: { record: \"\(record)\" }\n"), "\(file):\n\(rules)")
+            }
             let audit = try Auditor.run(["run", "\(file).yml", "--format", "json", "-q"], in: tmp.url)
             #expect(audit.status == 0, "\(file): \(audit)")
         }

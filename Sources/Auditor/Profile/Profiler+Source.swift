@@ -6,7 +6,8 @@ extension Profiler {
     ///
     /// The fields are the CSV header as read, every column of an SQLite table, and for XML the
     /// fields of the first 1000 records (a field that appears only later is reported, not
-    /// profiled).
+    /// profiled); one that repeats within one of those records is read as a list
+    /// (the factory's `repeatedFields`).
     /// - Parameters:
     ///   - path: The input; its extension names the format.
     ///   - name: The source name the profile and the rules draft use.
@@ -46,27 +47,40 @@ extension Profiler {
             options["record"] = record
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
-        let yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-        let node: any ReaderOptions
-        do {
-            node = try factory.decodeOptions(options.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
-        } catch let error as AuditError where error.code == .invalidRules {
-            // The options came from the command line (#SELECTOR, --table, --record), not a rules file,
-            // which is where XML namespaces are declared.
-            var message = "'\(SourceURL.redacted(path))': " + error.diagnostics.map(\.message).joined(separator: "; ")
-            if let record = options["record"], message.contains("namespace prefix") {
-                let local = record.split(separator: "/", omittingEmptySubsequences: false).map { $0.split(separator: ":").last ?? $0 }
-                message += ". A profile declares no namespaces: name the element without its prefix, '\(local.joined(separator: "/"))', "
-                    + "which matches it in any namespace"
+        // `lists`: fields declared `as: list` (an XML child element that repeats within a record).
+        func decoded(lists: [String] = []) throws -> any ReaderOptions {
+            var yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
+            if !lists.isEmpty {
+                yaml += "\nfields:\n" + lists.map { "  \(Evidence.quoted($0)): { path: \(Evidence.quoted($0)), as: list }\n" }.joined()
             }
-            throw AuditError(.usage, message)
+            do {
+                return try factory.decodeOptions(yaml.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
+            } catch let error as AuditError where error.code == .invalidRules {
+                // The options came from the command line (#SELECTOR, --table, --record), not a rules file,
+                // which is where XML namespaces are declared.
+                var message = "'\(SourceURL.redacted(path))': " + error.diagnostics.map(\.message).joined(separator: "; ")
+                if let record = options["record"], message.contains("namespace prefix") {
+                    let local = record.split(separator: "/", omittingEmptySubsequences: false).map { $0.split(separator: ":").last ?? $0 }
+                    message += ". A profile declares no namespaces: name the element without its prefix, '\(local.joined(separator: "/"))', "
+                        + "which matches it in any namespace"
+                }
+                throw AuditError(.usage, message)
+            }
         }
+        var node = try decoded()
         var fields = [String]()
         if factory.format != "csv" {
             let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                        fields: [], missingFieldsAllowed: true))
             if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
             fields = probe.availableFields
+            // The fields that repeat in those records are read as lists: each value profiled, not only the first.
+            if let repeated = factory.repeatedFields, !fields.isEmpty,
+               let chunk = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
+                                                          fields: fields, missingFieldsAllowed: true)).nextChunk(maxRecords: 1000) {
+                let lists = repeated(chunk)
+                if !lists.isEmpty { node = try decoded(lists: lists.sorted()) }
+            }
         }
         let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))

@@ -131,9 +131,9 @@ package enum RuleSuggestions {
             }
             if f.lists + f.maps > 0 {
                 // Lists and maps: their counts and keys where every value is one and the rules
-                // can declare it (`as: list` in the jsonl block) or the schema does (a Parquet
+                // can declare it (`as: list` in the jsonl or xml block) or the schema does (a Parquet
                 // LIST or MAP); a mix gets no rule of a text.
-                if s.format == "jsonl" && RulesDraft.isPath(c.name) || s.format == "parquet" { compositeRules(c, rule) }
+                if s.format == "jsonl" && RulesDraft.isPath(c.name) || s.format == "parquet" || s.format == "xml" { compositeRules(c, rule) }
                 continue
             }
             guard let t = c.inferredType else { continue }

@@ -59,10 +59,14 @@ package enum RulesDraft {
     /// Whether a JSON Lines key can be named as a `path:` of the jsonl block (keys separated by dots).
     static func isPath(_ name: String) -> Bool { !name.isEmpty && !name.contains(".") }
 
-    /// The columns of a JSON Lines source that are lists or maps, to declare `as: list` / `as: map`.
+    /// The columns of a JSON Lines source that are lists or maps, and of an XML source the child
+    /// elements that repeat (the profile read them as lists), to declare `as: list` / `as: map`.
     static func composites(_ s: SourceProfile) -> [(name: String, kind: String)] {
-        guard s.format == "jsonl" else { return [] }
-        return s.columns.compactMap { c in c.composite.flatMap { isPath(c.name) ? (c.name, $0) : nil } }
+        switch s.format {
+        case "jsonl": return s.columns.compactMap { c in c.composite.flatMap { isPath(c.name) ? (c.name, $0) : nil } }
+        case "xml": return s.columns.compactMap { c in c.composite.map { (c.name, $0) } }
+        default: return []
+        }
     }
 
     /// "99.9 % of 4,990 values are keys of departments.id; 3 are not (flagged outliers)".

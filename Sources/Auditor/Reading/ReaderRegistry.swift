@@ -57,6 +57,10 @@ public struct ReaderFactory: Sendable {
     /// and map constraints are checked against them before the run; nil when it cannot be read
     /// (the audit then says why). Nil for formats whose options declare shapes.
     package var schemaShapes: (@Sendable (_ path: String) -> [String: FieldShape]?)?
+    /// The fields that hold several values in some record of `chunk` where the options read
+    /// one (an XML child element that repeats), for `auditor profile` to read them as lists:
+    /// names that can be declared `{ path: NAME, as: list }` in the format's `fields:`.
+    package var repeatedFields: (@Sendable (_ chunk: RecordChunk) -> Set<String>)?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers

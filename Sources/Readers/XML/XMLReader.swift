@@ -369,6 +369,11 @@ extension XMLReader {
                                      missingFieldsAllowed: request.missingFieldsAllowed)
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
+        // A child element's local name is its path; a prefixed one would need its namespace declared.
+        factory.repeatedFields = { chunk in
+            Set(chunk.issues.filter { $0.ruleID == repeatedFieldRule.id }.compactMap { $0.parameters["field"] }
+                .filter { !$0.contains(":") && !$0.hasPrefix("@") })
+        }
         return factory
     }()
 }
