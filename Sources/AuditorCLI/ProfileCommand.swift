@@ -13,24 +13,25 @@ struct ProfileCommand: ParsableCommand {
         abstract: "Profile data files and suggest rules (types, required, keys, enums, patterns, references).",
         discussion: """
             A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): people.sqlite#people, people.xml#person. \
-            The format follows the extension (.csv, .tsv, .xml, .sqlite, .sqlite3, .db). A SQLite source without #TABLE reads --table \
-            (default: the file name without extension, else its only table); an XML source without #RECORD reads --record, else the first element \
-            that repeats. A CSV file is read with the delimiter its first records use (, ; TAB or |), and the rules say it. \
+            The format follows the extension (.csv, .tsv, .jsonl, .ndjson, .xml, .sqlite, .sqlite3, .db, .parquet). \
+            A SQLite source without #TABLE reads --table (default: the file name without extension, else its only table); \
+            an XML source without #RECORD reads --record, else the first element that repeats. A CSV file is read with the delimiter its first records use (, ; TAB or |), and the rules say it. \
             A file whose extension tells no format (export.txt) needs --source-format export=csv.
             """)
 
     @Argument(help: "The inputs: PATH or NAME=PATH.") var sources: [String]
     @Option(help: "Write the suggested rules to this file (atomically).") var rulesOut: String?
     @Option(help: "text, json or html.") var format: String = "text"
-    @Option(help: "Write the profile to this file instead of standard output.") var output: String?
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the profile to FILE ('-' is stdout) instead of stdout.", valueName: "FILE"))
+    var output: String?
     @Option(help: "The SQLite table to profile.") var table: String?
     @Option(help: "The XML element that is one record (e.g. person or /people/person).") var record: String?
     @Option(name: .customLong("source-format"), help: ArgumentHelp("Read a source as this format (csv, xml, sqlite...): for a path whose "
         + "extension does not tell it.", valueName: "NAME=FORMAT")) var sourceFormats: [String] = []
-    @Option(help: "Threads (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: [.short, .long], help: ArgumentHelp("Threads (default: the number of cores).", valueName: "N")) var jobs: Int?
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -42,7 +43,7 @@ struct ProfileCommand: ParsableCommand {
             if let rulesOut { try OutputFile.check(rulesOut, what: "the rules draft", option: "--rules-out", protecting: protected) }
             if let output { try OutputFile.check(output, what: "the profile", option: "--output", protecting: protected) }
             let report = try Profiler.profile(arguments: sources, table: table, record: record, formats: sourceFormats,
-                                              registry: StandardReaders.registry, jobs: jobs)
+                                              registry: StandardReaders.registry, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             if let rulesOut {
                 let folder = URL(fileURLWithPath: rulesOut).deletingLastPathComponent().path
                 try OutputFile.write(RulesDraft.yaml(report, folder: folder), to: rulesOut, what: "the rules draft",

@@ -90,6 +90,10 @@ struct ProfileInputTests {
         let text = try assertExecute(["profile", "prices.csv"], in: tmp.url, exitCode: 0)
         #expect(text.stdoutText.hasPrefix("prices.csv (csv, ';'-delimited): 2 records\n"), "\(text)")
         #expect(text.stdoutText.contains("  price: "), "\(text)")
+        // -o and -j, as `auditor run` takes them.
+        try assertExecute(["profile", "prices.csv", "-o", "profile.txt", "-j", "1"], in: tmp.url, exitCode: 0)
+        #expect(try String(contentsOf: tmp.url.appendingPathComponent("profile.txt"), encoding: .utf8) == text.stdoutText)
+        try assertExecute(["profile", "prices.csv", "-j", "0"], in: tmp.url, exitCode: 64, stderrContains: ["--jobs must be at least 1"])
     }
 
     @Test("--source-format reads a file whose extension tells no format, and the drafted rules say the format")
