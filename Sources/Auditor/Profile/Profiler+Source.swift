@@ -79,7 +79,7 @@ extension Profiler {
                let chunk = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                           fields: fields, missingFieldsAllowed: true)).nextChunk(maxRecords: 1000) {
                 let lists = repeated(chunk)
-                if !lists.isEmpty { node = try decoded(lists: lists.sorted()) }
+                if !lists.isEmpty, let listed = try? decoded(lists: lists.sorted()) { node = listed }
             }
         }
         let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
