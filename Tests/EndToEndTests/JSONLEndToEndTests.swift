@@ -81,6 +81,25 @@ struct JSONLEndToEndTests {
         #expect(String(decoding: text2.stdout, as: UTF8.self).contains("people.jsonl:2"))
     }
 
+    @Test("A mapped path that no line has: 65, with a suggestion from the first line's keys and those keys")
+    func mappedPathNeverSeen() throws {
+        let tmp = try Scratch("jsonl-mapped-path")
+        defer { tmp.remove() }
+        try tmp.write("d.jsonl", "{\"id\": 1, \"address\": {\"city\": \"Bonn\"}}\n{\"id\": 2}\n")
+        try tmp.write("r.yml", """
+            version: 1
+            sources:
+              d: { path: d.jsonl, jsonl: { fields: { city: { path: adress.city } } } }
+            entities:
+              D: { source: d, attributes: { id: integer, city: { maxLength: 9 } } }
+
+            """)
+        try assertExecute(["run", "r.yml", "-q"], in: tmp.url, exitCode: 65,
+                          stderrContains: ["no line of 'd.jsonl' has the key 'adress.city' that field 'city' reads; did you mean "
+                                           + "'address.city'? The first line has the keys: id, address. Correct its path in "
+                                           + "'jsonl: { fields: { city: { path: … } } }' (keys separated by dots)"])
+    }
+
     /// Compressed and streamed JSON Lines (issue 15): the reader reads through the same
     /// decompressing input as CSV, so a gzipped file and standard input give the plain file's
     /// counts, and a truncated gzip exits 65.

@@ -97,7 +97,8 @@ struct JSONLHostileTests {
         let path = try JSONLTest.write("{\"a\": 1}\n{\"a\": null, \"c\": 2}\n")
         defer { JSONLTest.remove(path) }
         let strict = JSONLTest.outcome({ try JSONLTest.reader(path, fields: ["a", "b", "c"], missingFieldsAllowed: false) })
-        #expect(strict.hasSuffix("end\nerror malformedInput at data.jsonl: no line of 'data.jsonl' has the key 'b' that field 'b' reads; check the attribute's name, or map it with 'jsonl: { fields: { b: path.to.key } }'"))
+        #expect(strict.hasSuffix("end\nerror malformedInput at data.jsonl: no line of 'data.jsonl' has the key 'b' that field 'b' reads; did you mean 'a'? The first line has the keys: a. "
+                                + "Check the attribute's name, or map it with 'jsonl: { fields: { b: path.to.key } }'"))
         let reader = try JSONLTest.reader(path, fields: ["a", "b", "c"], missingFieldsAllowed: true)
         while try reader.nextChunk(maxRecords: 10) != nil {}
         try reader.finish()

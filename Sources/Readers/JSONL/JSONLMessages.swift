@@ -40,12 +40,18 @@ enum JSONLMessages {
                           location: "\(path):\(line):1")
     }
 
-    static func fieldNeverSeen(_ path: String, field: String, keyPath: [String]) -> AuditError {
+    /// - Parameter firstKeys: The first line's keys, to suggest one and list them.
+    static func fieldNeverSeen(_ path: String, field: String, keyPath: [String], firstKeys: [String]) -> AuditError {
         let shown = keyPath.joined(separator: ".")
-        return AuditError(.malformedInput,
-                          "no line of '\(path)' has the key '\(shown)' that field '\(field)' reads; check the "
-                              + "attribute's name, or map it with 'jsonl: { fields: { \(field): path.to.key } }'",
-                          location: path)
+        var message = "no line of '\(path)' has the key '\(shown)' that field '\(field)' reads"
+        if let first = keyPath.first, !firstKeys.contains(first), let near = Suggest.closest(to: first, in: firstKeys) {
+            message += "; did you mean '\(([near] + keyPath.dropFirst()).joined(separator: "."))'?"
+        }
+        if !firstKeys.isEmpty { message += " The first line has the keys: \(firstKeys.joined(separator: ", "))." }
+        message += keyPath == [field]
+            ? " Check the attribute's name, or map it with 'jsonl: { fields: { \(field): path.to.key } }'"
+            : " Correct its path in 'jsonl: { fields: { \(field): { path: … } } }' (keys separated by dots)"
+        return AuditError(.malformedInput, message, location: path)
     }
 }
 

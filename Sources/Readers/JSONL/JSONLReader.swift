@@ -59,7 +59,8 @@ import Auditor
     let segmentBytes: Int
     let buffers: CSVBufferPool
     let sightings: JSONLSightings
-    /// Without fields: the keys of the first line (``availableFields``).
+    /// The keys of the first line: the fields without fields (``availableFields``), else for
+    /// the message of a field no line has.
     private var firstLineKeys: [String] = []
     /// The next byte not cut into a morsel.
     var position = 0
@@ -95,12 +96,12 @@ import Auditor
         input = try CSVInput(path: path, displayPath: displayPath ?? path, capacity: self.segmentBytes)
         while input.end < 3, !input.atEOF { try input.readMore() }
         if input.end >= 3, input.base[0] == 0xEF, input.base[1] == 0xBB, input.base[2] == 0xBF { position = 3 }
-        if fields.isEmpty { firstLineKeys = firstKeys() }
+        firstLineKeys = firstKeys()
     }
 
-    /// The keys of the first non-blank line in the first buffer, for a reader opened without
-    /// fields (`auditor profile` asks it what fields the input has); empty when there is none
-    /// or it is not an object.
+    /// The keys of the first non-blank line in the first buffer (`auditor profile` asks a reader
+    /// opened without fields what fields the input has); empty when there is none or it is not
+    /// an object.
     private func firstKeys() -> [String] {
         var parser = JSONLLineParser(tree: JSONLFieldTree(paths: []), width: 0)
         parser.topLevelKeys = []
@@ -208,7 +209,7 @@ import Auditor
         guard !missingFieldsAllowed, ended, readError == nil, sightings.records > 0 else { return }
         let seen = sightings.seen
         for (c, name) in schema.fields.enumerated() where !seen[c] {
-            throw JSONLMessages.fieldNeverSeen(input.displayPath, field: name, keyPath: paths[c])
+            throw JSONLMessages.fieldNeverSeen(input.displayPath, field: name, keyPath: paths[c], firstKeys: firstLineKeys)
         }
     }
 }
