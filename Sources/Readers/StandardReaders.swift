@@ -12,7 +12,7 @@ public enum StandardReaders {
 
     /// The structural rules of every built-in reader (a message catalog may translate them by id).
     public static let structuralRules: [StructuralRule] = [
-        CSVMessages.raggedRule, CSVMessages.encodingRule, XMLReader.repeatedFieldRule,
+        CSVMessages.raggedRule, CSVMessages.encodingRule, CSVMessages.decimalPointRule, XMLReader.repeatedFieldRule,
         JSONLMessages.malformedRule, JSONLMessages.encodingRule, JSONLMessages.duplicateKeyRule,
     ]
 }

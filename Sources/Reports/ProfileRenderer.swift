@@ -61,7 +61,8 @@ package enum ProfileRenderer {
             }
             sources.append(.object([
                 "name": .string(s.name), "path": .string(s.path), "format": .string(s.format),
-                "options": .object(s.options.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) }),
+                "options": .object(s.options.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) }
+                    + (s.decimalComma.isEmpty ? [] : [.init(key: "decimalComma", value: .array(s.decimalComma.map { .string($0) }))])),
                 "records": .integer(s.records), "malformedRecords": .integer(s.excludedRecords),
                 "columns": .array(columns),
                 "candidateKeys": .array(s.columns.filter(\.isKey).map { .string($0.name) }),
@@ -95,8 +96,10 @@ package enum ProfileRenderer {
     static func read(_ s: SourceProfile) -> String {
         if let record = s.options["record"] { return "\(s.format), record '\(record)'" }
         if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
-        guard let d = s.options["delimiter"] else { return s.format }
-        return "\(s.format), \(d == "\t" ? "TAB" : "'\(d)'")-delimited"
+        var parts = [s.format]
+        if let d = s.options["delimiter"] { parts.append("\(d == "\t" ? "TAB" : "'\(d)'")-delimited") }
+        if !s.decimalComma.isEmpty { parts.append("decimal comma in \(s.decimalComma.map { "'\($0)'" }.joined(separator: ", "))") }
+        return parts.joined(separator: ", ")
     }
 
     /// A column's type and its share: `integer 99.8 %`, or `list 100 %` for a column of lists.

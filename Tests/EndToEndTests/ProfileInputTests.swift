@@ -88,7 +88,7 @@ struct ProfileInputTests {
         defer { tmp.remove() }
         try tmp.write("prices.csv", "id;name;price\r\n1;Ann;3,50\r\n2;Bob;4,75\r\n")
         let text = try assertExecute(["profile", "prices.csv"], in: tmp.url, exitCode: 0)
-        #expect(text.stdoutText.hasPrefix("prices.csv (csv, ';'-delimited): 2 records\n"), "\(text)")
+        #expect(text.stdoutText.hasPrefix("prices.csv (csv, ';'-delimited, decimal comma in 'price'): 2 records\n"), "\(text)")
         #expect(text.stdoutText.contains("  price: "), "\(text)")
         // -o and -j, as `auditor run` takes them.
         try assertExecute(["profile", "prices.csv", "-o", "profile.txt", "-j", "1"], in: tmp.url, exitCode: 0)

@@ -83,6 +83,8 @@ public enum FindingCode: Int, Sendable, CaseIterable {
     case csvRagged = 2101
     /// `csv.encoding`: a CSV field is not valid UTF-8.
     case csvEncoding = 2102
+    /// `csv.decimal.point`: a number of a `decimalComma:` column is written with a decimal point.
+    case csvDecimalPoint = 2103
     /// `xml.field.repeated`: an XML record repeats a scalar field.
     case xmlRepeatedField = 3101
     /// `jsonl.line.malformed`: a JSON Lines line is not one JSON object.

@@ -47,9 +47,14 @@ extension Profiler {
             options["record"] = record
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
-        // `lists`: fields declared `as: list` (an XML child element that repeats within a record).
+        // `lists`: fields declared `as: list` (an XML child element that repeats within a record);
+        // `decimalComma`: CSV columns of numbers written with a decimal comma.
+        var decimalComma = [String]()
         func decoded(lists: [String] = []) throws -> any ReaderOptions {
             var yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
+            if !decimalComma.isEmpty {
+                yaml += (yaml.isEmpty ? "" : "\n") + "decimalComma: [\(decimalComma.map(Evidence.quoted).joined(separator: ", "))]"
+            }
             if !lists.isEmpty {
                 yaml += "\nfields:\n" + lists.map { "  \(Evidence.quoted($0)): { path: \(Evidence.quoted($0)), as: list }\n" }.joined()
             }
@@ -81,10 +86,18 @@ extension Profiler {
                 let lists = repeated(chunk)
                 if !lists.isEmpty, let listed = try? decoded(lists: lists.sorted()) { node = listed }
             }
+        } else if let numbers = factory.decimalCommaColumns {
+            // Columns of numbers written with a decimal comma (12,50) are read as numbers.
+            let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
+                                                       fields: [], missingFieldsAllowed: true))
+            if let chunk = try probe.nextChunk(maxRecords: 1000) { decimalComma = numbers(chunk, probe.schema.fields) }
+            if !decimalComma.isEmpty, let read = try? decoded() { node = read } else { decimalComma = [] }
         }
         let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
-        return try profile(reader, name: name, path: SourceURL.redacted(path), format: factory.format, options: options, jobs: jobs)
+        var profiled = try profile(reader, name: name, path: SourceURL.redacted(path), format: factory.format, options: options, jobs: jobs)
+        profiled.decimalComma = decimalComma
+        return profiled
     }
 
     /// Profiles `auditor profile`'s arguments, each `[NAME=]PATH[#SELECTOR]` (``split(_:)``).

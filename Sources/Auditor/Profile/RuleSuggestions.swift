@@ -168,7 +168,8 @@ package enum RuleSuggestions {
                 break
             }
             if let lo = f.minLength, let hi = f.maxLength, hi <= 255 {
-                rule("minLength", "minLength: \(lo)", "the shortest of \(Evidence.count(f.present)) values has \(lo) character\(lo == 1 ? "" : "s")", 0)
+                rule("minLength", "minLength: \(lo)",
+                     "the shortest of \(Evidence.count(f.present)) values has \(lo) character\(lo == 1 ? "" : "s")", 0)
                 rule("maxLength", "maxLength: \(hi)", "the longest has \(hi) character\(hi == 1 ? "" : "s")", 0)
             }
         }

@@ -101,7 +101,8 @@ package enum RulesDraft {
         for s in report.sources {
             y += "  \(key(s.name)):\n    path: \(Evidence.quoted(relative(s.path, to: folder)))\n"
             y += "    format: \(s.format)\n"
-            let pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
+            var pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
+            if !s.decimalComma.isEmpty { pairs.append("decimalComma: [\(s.decimalComma.map(Evidence.quoted).joined(separator: ", "))]") }
             let composites = composites(s)
             if !composites.isEmpty {
                 // Lists and maps declared, so that their count and key rules apply.

@@ -57,6 +57,8 @@ struct CSVChunkAssembler {
     let cells: UnsafeMutablePointer<Cell>
     let nulls: CSVNullMatcher
     let quote: UInt8
+    /// The columns whose numbers are written with a decimal comma (``CSVDecimalComma``).
+    let decimalColumns: [Int]
     private(set) var count = 0
     private(set) var bytes: [UInt8]
     private var locations: [Int64]
@@ -65,12 +67,13 @@ struct CSVChunkAssembler {
     private var bias = 0
 
     init(width: Int, capacity: Int, cells: UnsafeMutablePointer<Cell>, nulls: CSVNullMatcher,
-         quote: UInt8, records: Int, expectedBytes: Int) {
+         quote: UInt8, decimalColumns: [Int] = [], records: Int, expectedBytes: Int) {
         self.width = width
         self.capacity = capacity
         self.cells = cells
         self.nulls = nulls
         self.quote = quote
+        self.decimalColumns = decimalColumns
         bytes = []
         bytes.reserveCapacity(expectedBytes)
         locations = []
@@ -145,6 +148,9 @@ struct CSVChunkAssembler {
             c &+= 1
         }
         locations.append(line)
+        if fieldCount == width {
+            for c in decimalColumns { rewriteDecimal(base, column: c, row: row, name: names[c]) }
+        }
         if fieldCount != width {
             issues.append(RecordIssue(row: row, ruleID: CSVMessages.raggedRule.id,
                                       parameters: ["fields": String(fieldCount), "expected": String(width)],
@@ -159,6 +165,23 @@ struct CSVChunkAssembler {
                                       parameters: ["column": names[badColumn]], excludesRecord: false))
         }
         count += 1
+    }
+
+    /// A `decimalComma:` column's number rewritten in place in the buffer (before its segment
+    /// is copied), or a number written with a decimal point reported.
+    private mutating func rewriteDecimal(_ base: UnsafeMutablePointer<UInt8>, column c: Int, row: Int, name: String) {
+        let slot = cells + c * capacity + row
+        let cell = slot.pointee
+        guard cell.tag == .text else { return }
+        let start = Int(cell.payload) - bias
+        switch CSVDecimalComma.rewrite(base + start, length: Int(cell.length)) {
+        case .unchanged: break
+        case .rewritten(let length): slot.pointee = .text(offset: Int(cell.payload), length: length)
+        case .decimalPoint:
+            let value = String(decoding: UnsafeBufferPointer(start: base + start, count: Int(cell.length)), as: UTF8.self)
+            issues.append(RecordIssue(row: row, ruleID: CSVMessages.decimalPointRule.id, value: value,
+                                      parameters: ["column": name], excludesRecord: false))
+        }
     }
 
     /// Replaces each `""` in `[from, to)` with `"`, in place.

@@ -69,6 +69,14 @@ enum CSVMessages {
                    location: location(path, line, column))
     }
 
+    static func unknownDecimalColumn(_ path: String, name: String, columns: [String], mark: ConfigMark?) -> AuditError {
+        var message = "decimalComma names '\(name)', which is no column of '\(path)'"
+        if let near = Suggest.closest(to: name, in: columns) { message += "; did you mean '\(near)'?" }
+        message += " (its columns: \(columns.joined(separator: ", ")))"
+        if let mark { return AuditError.invalidRules([Diagnostic(mark: mark, message: message)]) }
+        return AuditError(.invalidRules, message, location: "\(path):1:1")
+    }
+
     static func columnCountMismatch(_ path: String, columns: Int, headerFields: Int,
                                     mark: ConfigMark?) -> AuditError {
         let message = "columns lists \(columns) name\(columns == 1 ? "" : "s") but the header of '\(path)' "
@@ -116,6 +124,12 @@ enum CSVMessages {
         id: "csv.encoding", code: 2102, severity: .error,
         summary: "every record is valid UTF-8",
         message: "Record contains bytes that are not valid UTF-8 at column {column}.")
+
+    /// Only for a source with `decimalComma:` columns.
+    static let decimalPointRule = StructuralRule(
+        id: "csv.decimal.point", code: 2103, severity: .error,
+        summary: "every number of a decimalComma column is written with a decimal comma",
+        message: "{column} holds a number written with a decimal point; its numbers are read with a decimal comma (decimalComma).")
 }
 
 /// Sizes that bound the reader's memory.

@@ -11,6 +11,7 @@ import Auditor
 ///   nullValues: ["", "NA"]
 ///   explicitNullValues: ["NULL", "\\N"]
 ///   encoding: utf-8
+///   decimalComma: [price, amount]   # numbers written 1.234,50 (CSVDecimalComma)
 /// ```
 ///
 /// `nullValues` and `explicitNullValues` apply to *unquoted* fields only: an unquoted empty
@@ -31,7 +32,12 @@ import Auditor
     public var nullValues: [String]
     /// Unquoted field texts that mean an explicit null (`NULL`, `\N`). Default none.
     public var explicitNullValues: [String] = []
+    /// Columns whose numbers are written with a decimal comma and `.` grouping (`1.234,50`):
+    /// read as `1234.50` (``CSVDecimalComma``). Default none.
+    public var decimalComma: [String] = []
 
+    /// Where `decimalComma` was written, to locate a name that is no column.
+    var decimalCommaMark: ConfigMark?
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
     /// Whether the block set `delimiter`; when not, the reader picks the path's default
@@ -43,7 +49,7 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma"]
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -125,6 +131,10 @@ extension CSVOptions {
                     "'\(text)' is in both nullValues (absent) and explicitNullValues (explicit null); keep it in one of them"
                         + (text.isEmpty ? " (nullValues holds \"\" by default: write nullValues: [] to make an empty field an explicit null)" : "")))
             }
+        }
+        if let value = mapping["decimalComma"] {
+            options.decimalCommaMark = value.mark
+            options.decimalComma = strings(value, "decimalComma", &problems)
         }
         if let value = mapping["encoding"] {
             do throws(Diagnostic) {

@@ -22,6 +22,7 @@ extension CSVReader {
                 return reader
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
+        factory.decimalCommaColumns = { chunk, names in CSVDecimalComma.columns(of: chunk, names: names) }
         return factory
     }()
 

@@ -37,8 +37,12 @@ import Auditor
     /// The options in force.
     public let options: CSVOptions
 
-    /// `csv.row.ragged` (2101) and `csv.encoding` (2102).
-    public var structuralRules: [StructuralRule] { [CSVMessages.raggedRule, CSVMessages.encodingRule] }
+    /// `csv.row.ragged` (2101) and `csv.encoding` (2102), and with `decimalComma:` columns `csv.decimal.point` (2103).
+    public var structuralRules: [StructuralRule] {
+        [CSVMessages.raggedRule, CSVMessages.encodingRule] + (decimalColumns.isEmpty ? [] : [CSVMessages.decimalPointRule])
+    }
+    /// The columns named by `decimalComma:`, in the schema.
+    private(set) var decimalColumns: [Int] = []
     /// Bytes of the file consumed by the records returned so far (and the header).
     /// (With `parallelism > 1`: the bytes cut into morsels so far.)
     /// For a compressed file: the compressed bytes read so far (progress against ``totalBytes``).
@@ -132,6 +136,12 @@ import Auditor
             }
             schema = Schema(fields: options.columns ?? header)
         }
+        for name in options.decimalComma {
+            guard let c = schema.fields.firstIndex(of: name) else {
+                throw CSVMessages.unknownDecimalColumn(shownPath, name: name, columns: schema.fields, mark: options.decimalCommaMark)
+            }
+            if !decimalColumns.contains(c) { decimalColumns.append(c) }
+        }
     }
 
     deinit {
@@ -170,7 +180,8 @@ import Auditor
         let cells = cellScratch(records: limit)
         var assembler = CSVChunkAssembler(
             width: schema.fields.count, capacity: cellCapacity, cells: cells, nulls: nulls,
-            quote: options.quote, records: limit, expectedBytes: min(limit * bytesPerRecord + 64, 1 << 26))
+            quote: options.quote, decimalColumns: decimalColumns, records: limit,
+            expectedBytes: min(limit * bytesPerRecord + 64, 1 << 26))
         let names = schema.fields
         let scanner = self.scanner
         var spans = self.spans

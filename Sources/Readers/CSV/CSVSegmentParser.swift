@@ -61,6 +61,8 @@ struct CSVSegmentParser: Sendable {
     let nulls: CSVNullMatcher
     let quote: UInt8
     let names: [String]
+    /// The `decimalComma:` columns.
+    var decimalColumns: [Int] = []
 
     /// Parses `[start, end)`.
     ///
@@ -88,7 +90,7 @@ struct CSVSegmentParser: Sendable {
         while true {
             let expected = min(limit * bytesPerRecord, end - position) + 64
             var assembler = CSVChunkAssembler(width: width, capacity: scratch.capacity, cells: cells, nulls: nulls,
-                                              quote: quote, records: min(limit, expected / 8 + 1),
+                                              quote: quote, decimalColumns: decimalColumns, records: min(limit, expected / 8 + 1),
                                               expectedBytes: expected)
             let chunkStart = position
             assembler.beginSegment(at: position)

@@ -1,0 +1,115 @@
+import Auditor
+import Foundation
+import TestSupport
+@_spi(Testing) @testable import AuditorReaders
+import Testing
+
+/// `decimalComma:` columns (``CSVDecimalComma``): numbers that Python writes the German way are
+/// read back as the same decimal, exactly; text that is not such a number is left as it is.
+@Suite struct CSVDecimalCommaTests {
+    /// Prints JSON cases: numbers that Python's `decimal` formats with `,` grouping and then
+    /// writes with the separators swapped (`1.234.567,891`), with their exact value; and
+    /// mutations of them (a decimal point, letters, exponents, misplaced dots, signs) as text.
+    static let generator = #"""
+        import decimal, json, random, sys
+        rnd = random.Random(int(sys.argv[1]))
+        cases = []
+        for _ in range(4000):
+            digits = rnd.randint(1, 22)
+            scale = rnd.choice([0, 0, 1, 2, 3, rnd.randint(1, 18)])
+            v = decimal.Decimal(rnd.randint(0, 10 ** digits)).scaleb(-scale)
+            if rnd.random() < 0.3: v = -v
+            grouped = rnd.random() < 0.5
+            text = (f"{v:,f}" if grouped else f"{v:f}").translate(str.maketrans(",.", ".,"))
+            if rnd.random() < 0.1 and not text.startswith("-"): text = "+" + text
+            cases.append({"text": text, "value": f"{v:f}"})
+        for _ in range(2000):
+            t = list(cases[rnd.randrange(len(cases))]["text"])
+            for _ in range(rnd.randint(1, 3)):
+                op = rnd.random()
+                k = rnd.randrange(len(t) + 1)
+                if op < 0.4: t.insert(k, rnd.choice(".,e-+x 0"))
+                elif op < 0.7 and t: t.pop(min(k, len(t) - 1))
+                elif t: t[min(k, len(t) - 1)] = rnd.choice(".,5")
+            cases.append({"text": "".join(t)})
+        print(json.dumps(cases))
+        """#
+
+    /// What Python's `re` says each text is: a number written with a decimal comma and `.`
+    /// grouping in threes (its value by `decimal`), one with a decimal point, or neither.
+    static let oracle = #"""
+        import decimal, json, re, sys
+        number = re.compile(r"([+-]?)(\d+|\d{1,3}(?:\.\d{3})+)(?:,(\d+))?")
+        out = []
+        for case in json.load(sys.stdin):
+            t = case["text"]
+            m = number.fullmatch(t)
+            if m and ("." in t or "," in t):
+                sign, integer, fraction = m.group(1), m.group(2).replace(".", ""), m.group(3)
+                value = decimal.Decimal(integer + ("." + fraction if fraction else "")).copy_sign(decimal.Decimal(sign + "1"))
+                out.append({"kind": "rewritten", "value": format(value, "f")})
+            elif not m and "." in t and re.fullmatch(r"[0-9+\-.,eE]*", t) and re.search(r"\d", t):
+                out.append({"kind": "point"})
+            else:
+                out.append({"kind": "unchanged"})
+        print(json.dumps(out))
+        """#
+
+    @Test("Python's German-formatted decimals read back exactly; mutations match Python's re")
+    func differential() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", Self.generator, "5"])
+        try #require(made.status == 0, "\(made)")
+        let judged = try ChildProcess.run([python, "-c", Self.oracle], input: made.stdout)
+        try #require(judged.status == 0, "\(judged)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]])
+        let expected = try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]])
+        #expect(cases.count == 6000 && expected.count == cases.count)
+        var rewritten = 0, points = 0
+        for (c, want) in zip(cases, expected) {
+            let text = try #require(c["text"])
+            var bytes = Array(text.utf8)
+            let outcome: CSVDecimalComma.Outcome = bytes.isEmpty ? .unchanged : bytes.withUnsafeMutableBufferPointer {
+                CSVDecimalComma.rewrite($0.baseAddress!, length: $0.count)
+            }
+            switch (outcome, want["kind"]) {
+            case (.rewritten(let length), "rewritten"?):
+                rewritten += 1
+                let read = String(decoding: bytes.prefix(length), as: UTF8.self)
+                // The text the auditor reads is the value Python formatted, digit for digit (a
+                // `+` is kept, as the auditor reads `+12.5` in any file: not a decimal).
+                let exact = ExactDecimal(read.hasPrefix("+") ? String(read.dropFirst()) : read)
+                #expect(exact != nil && exact == want["value"].flatMap(ExactDecimal.init), "'\(text)' → '\(read)', want \(want)")
+                if let value = c["value"] { #expect(exact == ExactDecimal(value), "'\(text)' → '\(read)'") }
+            case (.decimalPoint, "point"?):
+                points += 1
+            case (.unchanged, "unchanged"?):
+                #expect(String(decoding: bytes, as: UTF8.self) == text, "'\(text)' was changed")
+            default:
+                Issue.record("'\(text)': \(outcome), Python: \(want)")
+            }
+        }
+        #expect(rewritten > 2000 && points > 100, "\(rewritten) rewritten, \(points) with a point")
+    }
+
+    @Test("The profile's sniff: numbers with a decimal comma; not 1,234 alone, not numbers with a decimal point")
+    func sniff() throws {
+        func columns(_ text: String) throws -> [String] {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-decimal-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("t.csv").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let reader = try CSVReader(path: file, options: CSVOptions(delimiter: UInt8(ascii: ";")))
+            let chunk = try #require(try reader.nextChunk(maxRecords: 1000))
+            return CSVDecimalComma.columns(of: chunk, names: reader.schema.fields)
+        }
+        #expect(try columns("a;b;c;d;e\n12,50;1,234;x;1.234,0;1.5\n-3;2,345;1,5;7;2,5\n;3,456;y;8;3\n") == ["a", "d"])
+        // One value in ten may be other text (a type rule then reports it).
+        let rows = (0 ..< 20).map { $0 == 0 ? "n/a" : "\($0),25" }.joined(separator: "\n")
+        #expect(try columns("a\n" + rows + "\n") == ["a"])
+        #expect(try columns("a\nn/a\nn/a\n1,25\n") == [])
+        #expect(try columns("a\n1.5\n2,5\n") == [])
+        #expect(try columns("a\n" + (0 ..< 20).map { $0 == 0 ? "1.5" : "\($0),5" }.joined(separator: "\n") + "\n") == ["a"])
+    }
+}
