@@ -62,7 +62,9 @@ package enum ProfileRenderer {
             sources.append(.object([
                 "name": .string(s.name), "path": .string(s.path), "format": .string(s.format),
                 "options": .object(s.options.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) }
-                    + (s.decimalComma.isEmpty ? [] : [.init(key: "decimalComma", value: .array(s.decimalComma.map { .string($0) }))])),
+                    + (s.readings.decimalComma.isEmpty ? [] : [.init(key: "decimalComma", value: .array(s.readings.decimalComma.map { .string($0) }))])
+                    + (s.readings.dateFormats.isEmpty ? [] : [.init(key: "dateFormat", value: .object(s.readings.dateFormats.sorted { $0.key < $1.key }
+                        .map { .init(key: $0.key, value: .string($0.value)) }))])),
                 "records": .integer(s.records), "malformedRecords": .integer(s.excludedRecords),
                 "columns": .array(columns),
                 "candidateKeys": .array(s.columns.filter(\.isKey).map { .string($0.name) }),
@@ -98,7 +100,7 @@ package enum ProfileRenderer {
         if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
         var parts = [s.format]
         if let d = s.options["delimiter"] { parts.append("\(d == "\t" ? "TAB" : "'\(d)'")-delimited") }
-        if !s.decimalComma.isEmpty { parts.append("decimal comma in \(s.decimalComma.map { "'\($0)'" }.joined(separator: ", "))") }
+        parts += s.readings.described
         return parts.joined(separator: ", ")
     }
 

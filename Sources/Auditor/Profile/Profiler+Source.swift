@@ -48,13 +48,11 @@ extension Profiler {
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
         // `lists`: fields declared `as: list` (an XML child element that repeats within a record);
-        // `decimalComma`: CSV columns of numbers written with a decimal comma.
-        var decimalComma = [String]()
+        // `readings`: columns of numbers or dates written otherwise (a CSV's decimalComma:, dateFormat:).
+        var readings = ColumnReadings()
         func decoded(lists: [String] = []) throws -> any ReaderOptions {
             var yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
-            if !decimalComma.isEmpty {
-                yaml += (yaml.isEmpty ? "" : "\n") + "decimalComma: [\(decimalComma.map(Evidence.quoted).joined(separator: ", "))]"
-            }
+            for line in readings.yaml { yaml += (yaml.isEmpty ? "" : "\n") + line }
             if !lists.isEmpty {
                 yaml += "\nfields:\n" + lists.map { "  \(Evidence.quoted($0)): { path: \(Evidence.quoted($0)), as: list }\n" }.joined()
             }
@@ -86,17 +84,17 @@ extension Profiler {
                 let lists = repeated(chunk)
                 if !lists.isEmpty, let listed = try? decoded(lists: lists.sorted()) { node = listed }
             }
-        } else if let numbers = factory.decimalCommaColumns {
-            // Columns of numbers written with a decimal comma (12,50) are read as numbers.
+        } else if let read = factory.columnReadings {
+            // Numbers written with a decimal comma (12,50) and dates in another order (31.12.2024) are read as such.
             let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                        fields: [], missingFieldsAllowed: true))
-            if let chunk = try probe.nextChunk(maxRecords: 1000) { decimalComma = numbers(chunk, probe.schema.fields) }
-            if !decimalComma.isEmpty, let read = try? decoded() { node = read } else { decimalComma = [] }
+            if let chunk = try probe.nextChunk(maxRecords: 1000) { readings = read(chunk, probe.schema.fields) }
+            if !readings.isEmpty, let options = try? decoded() { node = options } else { readings = ColumnReadings() }
         }
         let reader = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
         var profiled = try profile(reader, name: name, path: SourceURL.redacted(path), format: factory.format, options: options, jobs: jobs)
-        profiled.decimalComma = decimalComma
+        profiled.readings = readings
         return profiled
     }
 

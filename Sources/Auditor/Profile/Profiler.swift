@@ -289,8 +289,8 @@ package struct SourceProfile: Sendable {
     /// Reader options the source needs (`table`, `record`, a CSV `delimiter` its first records
     /// tell), for suggested rules.
     public var options: [String: String]
-    /// CSV columns of numbers written with a decimal comma, read as numbers (`decimalComma:`).
-    public var decimalComma: [String] = []
+    /// Columns read as numbers or dates that are written otherwise (a CSV's `decimalComma:`, `dateFormat:`).
+    public var readings = ColumnReadings()
     public var dependencies: [Dependency] = []
     /// Sets of two or three columns that together are present in every record and unique,
     /// when no single column is (``CompositeKeyTracker``).

@@ -102,7 +102,7 @@ package enum RulesDraft {
             y += "  \(key(s.name)):\n    path: \(Evidence.quoted(relative(s.path, to: folder)))\n"
             y += "    format: \(s.format)\n"
             var pairs = s.options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }
-            if !s.decimalComma.isEmpty { pairs.append("decimalComma: [\(s.decimalComma.map(Evidence.quoted).joined(separator: ", "))]") }
+            pairs += s.readings.yaml
             let composites = composites(s)
             if !composites.isEmpty {
                 // Lists and maps declared, so that their count and key rules apply.

@@ -62,9 +62,9 @@ public struct ReaderFactory: Sendable {
     /// names that can be declared `{ path: NAME, as: list }` in the format's `fields:`.
     package var repeatedFields: (@Sendable (_ chunk: RecordChunk) -> Set<String>)?
     /// The fields of `chunk` (named `names`, in order) whose values are numbers written with a
-    /// decimal comma (`12,50`), for `auditor profile` to read them as numbers: names that the
-    /// format's `decimalComma:` option takes (CSV).
-    package var decimalCommaColumns: (@Sendable (_ chunk: RecordChunk, _ names: [String]) -> [String])?
+    /// decimal comma (`12,50`) or dates in another order (`31.12.2024`), for `auditor profile`
+    /// to read them as numbers and dates (a CSV's `decimalComma:` and `dateFormat:`).
+    package var columnReadings: (@Sendable (_ chunk: RecordChunk, _ names: [String]) -> ColumnReadings)?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see
     /// `ReaderRegistry.decodeOptions(_:)`); no data is read. The value also answers

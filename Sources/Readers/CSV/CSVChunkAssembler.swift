@@ -57,8 +57,8 @@ struct CSVChunkAssembler {
     let cells: UnsafeMutablePointer<Cell>
     let nulls: CSVNullMatcher
     let quote: UInt8
-    /// The columns whose numbers are written with a decimal comma (``CSVDecimalComma``).
-    let decimalColumns: [Int]
+    /// The columns whose text is rewritten as it is read (`decimalComma:`, `dateFormat:`).
+    let rewrites: [CSVColumnRewrite]
     private(set) var count = 0
     private(set) var bytes: [UInt8]
     private var locations: [Int64]
@@ -67,13 +67,13 @@ struct CSVChunkAssembler {
     private var bias = 0
 
     init(width: Int, capacity: Int, cells: UnsafeMutablePointer<Cell>, nulls: CSVNullMatcher,
-         quote: UInt8, decimalColumns: [Int] = [], records: Int, expectedBytes: Int) {
+         quote: UInt8, rewrites: [CSVColumnRewrite] = [], records: Int, expectedBytes: Int) {
         self.width = width
         self.capacity = capacity
         self.cells = cells
         self.nulls = nulls
         self.quote = quote
-        self.decimalColumns = decimalColumns
+        self.rewrites = rewrites
         bytes = []
         bytes.reserveCapacity(expectedBytes)
         locations = []
@@ -149,7 +149,7 @@ struct CSVChunkAssembler {
         }
         locations.append(line)
         if fieldCount == width {
-            for c in decimalColumns { rewriteDecimal(base, column: c, row: row, name: names[c]) }
+            for r in rewrites { rewrite(base, r, row: row, name: names[r.column]) }
         }
         if fieldCount != width {
             issues.append(RecordIssue(row: row, ruleID: CSVMessages.raggedRule.id,
@@ -167,13 +167,17 @@ struct CSVChunkAssembler {
         count += 1
     }
 
-    /// A `decimalComma:` column's number rewritten in place in the buffer (before its segment
-    /// is copied), or a number written with a decimal point reported.
-    private mutating func rewriteDecimal(_ base: UnsafeMutablePointer<UInt8>, column c: Int, row: Int, name: String) {
-        let slot = cells + c * capacity + row
+    /// A `decimalComma:` column's number or a `dateFormat:` column's date rewritten in place in
+    /// the buffer (before its segment is copied), or a number written with a decimal point reported.
+    private mutating func rewrite(_ base: UnsafeMutablePointer<UInt8>, _ r: CSVColumnRewrite, row: Int, name: String) {
+        let slot = cells + r.column * capacity + row
         let cell = slot.pointee
         guard cell.tag == .text else { return }
         let start = Int(cell.payload) - bias
+        guard r.date == nil else {
+            _ = r.date?.rewrite(base + start, length: Int(cell.length))
+            return
+        }
         switch CSVDecimalComma.rewrite(base + start, length: Int(cell.length)) {
         case .unchanged: break
         case .rewritten(let length): slot.pointee = .text(offset: Int(cell.payload), length: length)

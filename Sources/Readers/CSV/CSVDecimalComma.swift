@@ -77,7 +77,7 @@ enum CSVDecimalComma {
 
 extension CSVDecimalComma {
     /// The columns of `chunk` whose values are numbers written with a decimal comma, for
-    /// `auditor profile` to read them so (``ReaderFactory`` `decimalCommaColumns`): at least 90 %
+    /// `auditor profile` to read them so (``ReaderFactory`` `columnReadings`): at least 90 %
     /// of the present values are such numbers or integers, and some has a decimal comma followed
     /// by other than three digits or after grouping dots (`1,234` alone may be a thousand
     /// written with a grouping comma). The others are the profile's outliers.

@@ -69,8 +69,8 @@ enum CSVMessages {
                    location: location(path, line, column))
     }
 
-    static func unknownDecimalColumn(_ path: String, name: String, columns: [String], mark: ConfigMark?) -> AuditError {
-        var message = "decimalComma names '\(name)', which is no column of '\(path)'"
+    static func unknownRewrittenColumn(_ path: String, option: String, name: String, columns: [String], mark: ConfigMark?) -> AuditError {
+        var message = "\(option) names '\(name)', which is no column of '\(path)'"
         if let near = Suggest.closest(to: name, in: columns) { message += "; did you mean '\(near)'?" }
         message += " (its columns: \(columns.joined(separator: ", ")))"
         if let mark { return AuditError.invalidRules([Diagnostic(mark: mark, message: message)]) }

@@ -12,6 +12,7 @@ import Auditor
 ///   explicitNullValues: ["NULL", "\\N"]
 ///   encoding: utf-8
 ///   decimalComma: [price, amount]   # numbers written 1.234,50 (CSVDecimalComma)
+///   dateFormat: { born: DD.MM.YYYY } # dates written 31.12.2024 (CSVDateFormat)
 /// ```
 ///
 /// `nullValues` and `explicitNullValues` apply to *unquoted* fields only: an unquoted empty
@@ -35,9 +36,12 @@ import Auditor
     /// Columns whose numbers are written with a decimal comma and `.` grouping (`1.234,50`):
     /// read as `1234.50` (``CSVDecimalComma``). Default none.
     public var decimalComma: [String] = []
+    /// Column → the order of its dates (`DD.MM.YYYY`): read as `YYYY-MM-DD` (``CSVDateFormat``).
+    var dateFormats: [String: CSVDateFormat] = [:]
 
-    /// Where `decimalComma` was written, to locate a name that is no column.
+    /// Where `decimalComma` and `dateFormat` were written, to locate a name that is no column.
     var decimalCommaMark: ConfigMark?
+    var dateFormatMark: ConfigMark?
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
     /// Whether the block set `delimiter`; when not, the reader picks the path's default
@@ -49,7 +53,7 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma", "dateFormat"]
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -135,6 +139,22 @@ extension CSVOptions {
         if let value = mapping["decimalComma"] {
             options.decimalCommaMark = value.mark
             options.decimalComma = strings(value, "decimalComma", &problems)
+        }
+        if let value = mapping["dateFormat"] {
+            options.dateFormatMark = value.mark
+            do throws(Diagnostic) {
+                for (key, format) in try value.mapping("dateFormat").pairs {
+                    guard let name = key.scalar else { continue }
+                    let text = (try? format.string("dateFormat.\(name)")) ?? ""
+                    if options.decimalComma.contains(name) {
+                        problems.append(key.error("'\(name)' is in both decimalComma and dateFormat; a column holds numbers or dates"))
+                    } else if let parsed = CSVDateFormat(text) {
+                        options.dateFormats[name] = parsed
+                    } else {
+                        problems.append(format.error("dateFormat of '\(name)' must be \(CSVDateFormat.accepted); got '\(text)'"))
+                    }
+                }
+            } catch { problems.append(error) }
         }
         if let value = mapping["encoding"] {
             do throws(Diagnostic) {

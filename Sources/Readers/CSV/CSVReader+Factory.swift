@@ -22,7 +22,10 @@ extension CSVReader {
                 return reader
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
-        factory.decimalCommaColumns = { chunk, names in CSVDecimalComma.columns(of: chunk, names: names) }
+        factory.columnReadings = { chunk, names in
+            ColumnReadings(decimalComma: CSVDecimalComma.columns(of: chunk, names: names),
+                           dateFormats: CSVDateFormat.columns(of: chunk, names: names))
+        }
         return factory
     }()
 

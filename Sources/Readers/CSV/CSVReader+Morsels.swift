@@ -63,7 +63,7 @@ extension CSVReader: MorselReader {
         let bytes = CSVMorselBytes(owning: old.buffer, capacity: old.capacity, pool: morsels.buffers, from: start, to: end)
         position = 0
         let parser = CSVSegmentParser(scanner: scanner, nulls: nulls, quote: options.quote, names: schema.fields,
-                                      decimalColumns: decimalColumns)
+                                      rewrites: rewrites)
         return CSVMorsel(bytes: bytes, last: last, parser: parser, limit: limit, scratch: morsels.scratch,
                          context: CSVMorsel.Context(displayPath: input.displayPath, delimiter: options.delimiter,
                                                     maxRecordBytes: maxRecordBytes, watch: input.watch))

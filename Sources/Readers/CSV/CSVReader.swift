@@ -39,10 +39,10 @@ import Auditor
 
     /// `csv.row.ragged` (2101) and `csv.encoding` (2102), and with `decimalComma:` columns `csv.decimal.point` (2103).
     public var structuralRules: [StructuralRule] {
-        [CSVMessages.raggedRule, CSVMessages.encodingRule] + (decimalColumns.isEmpty ? [] : [CSVMessages.decimalPointRule])
+        [CSVMessages.raggedRule, CSVMessages.encodingRule] + (rewrites.contains { $0.date == nil } ? [CSVMessages.decimalPointRule] : [])
     }
-    /// The columns named by `decimalComma:`, in the schema.
-    private(set) var decimalColumns: [Int] = []
+    /// The columns named by `decimalComma:` and `dateFormat:`.
+    private(set) var rewrites: [CSVColumnRewrite] = []
     /// Bytes of the file consumed by the records returned so far (and the header).
     /// (With `parallelism > 1`: the bytes cut into morsels so far.)
     /// For a compressed file: the compressed bytes read so far (progress against ``totalBytes``).
@@ -136,11 +136,14 @@ import Auditor
             }
             schema = Schema(fields: options.columns ?? header)
         }
-        for name in options.decimalComma {
+        let named = options.decimalComma.map { ($0, nil as CSVDateFormat?, options.decimalCommaMark) }
+            + options.dateFormats.sorted { $0.key < $1.key }.map { ($0.key, $0.value as CSVDateFormat?, options.dateFormatMark) }
+        for (name, date, mark) in named {
             guard let c = schema.fields.firstIndex(of: name) else {
-                throw CSVMessages.unknownDecimalColumn(shownPath, name: name, columns: schema.fields, mark: options.decimalCommaMark)
+                throw CSVMessages.unknownRewrittenColumn(shownPath, option: date == nil ? "decimalComma" : "dateFormat", name: name,
+                                                         columns: schema.fields, mark: mark)
             }
-            if !decimalColumns.contains(c) { decimalColumns.append(c) }
+            if !rewrites.contains(where: { $0.column == c }) { rewrites.append(CSVColumnRewrite(column: c, date: date)) }
         }
     }
 
@@ -180,7 +183,7 @@ import Auditor
         let cells = cellScratch(records: limit)
         var assembler = CSVChunkAssembler(
             width: schema.fields.count, capacity: cellCapacity, cells: cells, nulls: nulls,
-            quote: options.quote, decimalColumns: decimalColumns, records: limit,
+            quote: options.quote, rewrites: rewrites, records: limit,
             expectedBytes: min(limit * bytesPerRecord + 64, 1 << 26))
         let names = schema.fields
         let scanner = self.scanner

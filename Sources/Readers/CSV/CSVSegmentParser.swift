@@ -61,8 +61,8 @@ struct CSVSegmentParser: Sendable {
     let nulls: CSVNullMatcher
     let quote: UInt8
     let names: [String]
-    /// The `decimalComma:` columns.
-    var decimalColumns: [Int] = []
+    /// The columns rewritten as they are read (`decimalComma:`, `dateFormat:`).
+    var rewrites: [CSVColumnRewrite] = []
 
     /// Parses `[start, end)`.
     ///
@@ -90,7 +90,7 @@ struct CSVSegmentParser: Sendable {
         while true {
             let expected = min(limit * bytesPerRecord, end - position) + 64
             var assembler = CSVChunkAssembler(width: width, capacity: scratch.capacity, cells: cells, nulls: nulls,
-                                              quote: quote, decimalColumns: decimalColumns, records: min(limit, expected / 8 + 1),
+                                              quote: quote, rewrites: rewrites, records: min(limit, expected / 8 + 1),
                                               expectedBytes: expected)
             let chunkStart = position
             assembler.beginSegment(at: position)

@@ -2,18 +2,20 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A `;` export whose amounts are written the German way (`1.234,50`), as Python's `decimal`
-/// formats them: audited with `decimalComma:`, the counts are Python's, on one thread and on
+/// A `;` export whose amounts and dates are written the German way (`1.234,50`, `31.12.1970`),
+/// as Python's `decimal` and `strftime` write them: audited with `decimalComma:` and
+/// `dateFormat:`, the counts are Python's, on one thread and on
 /// two (the file then parsed in blocks), and `auditor profile` finds the column and drafts
 /// rules that the file passes.
-@Suite struct DecimalCommaEndToEndTests {
+@Suite struct LocaleFormatsEndToEndTests {
     /// Writes argv[1]/export.csv and prints the counts that rules.yml must give.
     static let generator = #"""
-        import decimal, json, random, sys
+        import datetime, decimal, json, random, sys
         rnd = random.Random(17)
         low, high = decimal.Decimal("-1000.005"), decimal.Decimal("99999.99")
-        counts = {"csv.decimal.point": 0, "Export.amount.type": 0, "Export.amount.min": 0, "Export.amount.max": 0}
-        lines = ["id;amount;note"]
+        counts = {"csv.decimal.point": 0, "Export.amount.type": 0, "Export.amount.min": 0, "Export.amount.max": 0,
+                  "Export.born.type": 0, "Export.born.min": 0}
+        lines = ["id;amount;born;note"]
         for i in range(1, 20001):
             v = decimal.Decimal(rnd.randint(-10 ** 9, 10 ** 9)).scaleb(-rnd.choice([0, 1, 2, 3, 4]))
             text = (f"{v:,f}" if rnd.random() < 0.5 else f"{v:f}").translate(str.maketrans(",.", ".,"))
@@ -28,14 +30,21 @@ import Testing
                 v = None
             if v is not None and v < low: counts["Export.amount.min"] += 1
             if v is not None and v > high: counts["Export.amount.max"] += 1
+            born = datetime.date(1930, 1, 1) + datetime.timedelta(days=rnd.randint(0, 30000))
+            day = born.strftime("%d.%m.%Y")
+            if rnd.random() < 0.01:
+                day = f"31.{rnd.choice(['02', '04', '06', '09', '11'])}.{born.year}"    # no such day
+                counts["Export.born.type"] += 1
+            elif born < datetime.date(1950, 1, 1):
+                counts["Export.born.min"] += 1
             note = "a; b" if i % 7 == 0 else "ok"
-            lines.append(f'{i};{text};"{note}"')
+            lines.append(f'{i};{text};{day};"{note}"')
         with open(sys.argv[1] + "/export.csv", "w", encoding="utf-8", newline="") as f:
             f.write("\r\n".join(lines) + "\r\n")
         print(json.dumps(counts))
         """#
 
-    @Test("Counts equal Python's decimal on one and two threads; the profile reads the column as decimals")
+    @Test("Counts equal Python's decimal and datetime on one and two threads; the profile reads the columns so")
     func countsAndProfile() throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("decimal-comma")
@@ -47,13 +56,14 @@ import Testing
         try tmp.write("rules.yml", """
             version: 1
             sources:
-              export: { path: export.csv, csv: { delimiter: ";", decimalComma: [amount] } }
+              export: { path: export.csv, csv: { delimiter: ";", decimalComma: [amount], dateFormat: { born: DD.MM.YYYY } } }
             entities:
               Export:
                 source: export
                 attributes:
                   id: { type: integer, unique: true }
                   amount: { type: decimal, min: -1000.005, max: 99999.99 }
+                  born: { type: date, min: "1950-01-01" }
 
             """)
         var reports = [String: Int]()
@@ -70,16 +80,28 @@ import Testing
         try assertExecute(["run", "typo.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["typo.yml:3:68: decimalComma names 'amout', which is no column of 'export.csv'; did you mean 'amount'?"])
 
+        // An order that is none, and a column in both lists: 78 where they are written.
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        try tmp.write("order.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "born: D.M.Y"))
+        try assertExecute(["check", "order.yml"], in: tmp.url, exitCode: 78,
+                          stderrContains: ["order.yml:3:98: dateFormat of 'born' must be DD, MM and YYYY in any order, with one of . / - "
+                                           + "between them (DD.MM.YYYY, MM/DD/YYYY, DD-MM-YYYY); got 'D.M.Y'"])
+        try tmp.write("both.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "amount: DD.MM.YYYY"))
+        try assertExecute(["check", "both.yml"], in: tmp.url, exitCode: 78,
+                          stderrContains: ["'amount' is in both decimalComma and dateFormat; a column holds numbers or dates"])
+
         // The profile: the column is decimals, and the drafted rules read it so (the values with
         // a point or an x are its flagged outliers: one type finding or decimal-point finding each).
         let profiled = try assertExecute(["profile", "export.csv", "--rules-out", "drafted.yml"], in: tmp.url, exitCode: 0)
-        #expect(profiled.stdoutText.hasPrefix("export.csv (csv, ';'-delimited, decimal comma in 'amount'): 20,000 records\n"), "\(profiled)")
+        #expect(profiled.stdoutText.hasPrefix("export.csv (csv, ';'-delimited, decimal comma in 'amount', dates DD.MM.YYYY in 'born'): "
+                                              + "20,000 records\n"), "\(profiled)")
         #expect(profiled.stdoutText.contains("  amount: decimal 99"), "\(profiled)")
         let drafted = try String(contentsOf: tmp.url.appendingPathComponent("drafted.yml"), encoding: .utf8)
-        #expect(drafted.contains("csv: { delimiter: \";\", decimalComma: [\"amount\"] }"), "\(drafted)")
+        #expect(drafted.contains("csv: { delimiter: \";\", decimalComma: [\"amount\"], dateFormat: { \"born\": \"DD.MM.YYYY\" } }"), "\(drafted)")
         let audit = try Auditor.run(["run", "drafted.yml", "--format", "json", "-q"], in: tmp.url)
         let got = try ReportJSON(audit.stdout).violationsByRule()
         #expect(got["csv.decimal.point"] == expected["csv.decimal.point"], "\(got)")
         #expect(got["export.amount.type"] == expected["Export.amount.type"], "\(got)")
+        #expect(got["export.born.type"] == expected["Export.born.type"], "\(got)")
     }
 }

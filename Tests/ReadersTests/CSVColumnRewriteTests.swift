@@ -6,7 +6,9 @@ import Testing
 
 /// `decimalComma:` columns (``CSVDecimalComma``): numbers that Python writes the German way are
 /// read back as the same decimal, exactly; text that is not such a number is left as it is.
-@Suite struct CSVDecimalCommaTests {
+/// `dateFormat:` columns (``CSVDateFormat``): dates that Python's `strftime` writes in another
+/// order are read as Python's `isoformat`, and a text `strptime` refuses is no date.
+@Suite struct CSVColumnRewriteTests {
     /// Prints JSON cases: numbers that Python's `decimal` formats with `,` grouping and then
     /// writes with the separators swapped (`1.234.567,891`), with their exact value; and
     /// mutations of them (a decimal point, letters, exponents, misplaced dots, signs) as text.
@@ -111,5 +113,78 @@ import Testing
         #expect(try columns("a\nn/a\nn/a\n1,25\n") == [])
         #expect(try columns("a\n1.5\n2,5\n") == [])
         #expect(try columns("a\n" + (0 ..< 20).map { $0 == 0 ? "1.5" : "\($0),5" }.joined(separator: "\n") + "\n") == ["a"])
+    }
+
+    /// Prints JSON cases: per format, dates that `strftime` writes (and texts it would not:
+    /// day 31 of short months, 29 February of common years, wrong separators, short years),
+    /// with `strptime`'s reading as an ISO date, or null where it refuses the text.
+    static let dates = #"""
+        import datetime, json, random, sys
+        rnd = random.Random(int(sys.argv[1]))
+        formats = {"DD.MM.YYYY": "%d.%m.%Y", "DD/MM/YYYY": "%d/%m/%Y", "MM/DD/YYYY": "%m/%d/%Y", "DD-MM-YYYY": "%d-%m-%Y",
+                   "MM-DD-YYYY": "%m-%d-%Y", "YYYY/MM/DD": "%Y/%m/%d", "YYYY.MM.DD": "%Y.%m.%d"}
+        cases = []
+        for name, fmt in formats.items():
+            for _ in range(400):
+                d = datetime.date(rnd.randint(1, 9999), rnd.randint(1, 12), 1) + datetime.timedelta(days=rnd.randint(0, 30))
+                text = d.strftime(fmt)
+                if len(text) != 10: continue                     # years before 1000 are not padded everywhere
+                r = rnd.random()
+                if r < 0.2:                                      # a day or month that may not exist
+                    day, month = f"{rnd.randint(0, 39):02d}", f"{rnd.randint(0, 19):02d}"
+                    text = fmt.replace("%d", day).replace("%m", month).replace("%Y", f"{d.year:04d}")
+                elif r < 0.3:
+                    text = text.replace(fmt[2], rnd.choice(".-/ "), 1)
+                elif r < 0.35:
+                    text = text[:-1]
+                try: iso = datetime.datetime.strptime(text, fmt).date().isoformat() if len(text) == 10 else None
+                except ValueError: iso = None
+                cases.append({"format": name, "text": text, "iso": iso})
+        print(json.dumps(cases))
+        """#
+
+    @Test("Dates that Python writes in each order read as its isoformat; what strptime refuses is no date")
+    func datesDifferential() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", Self.dates, "9"])
+        try #require(made.status == 0, "\(made)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        var valid = 0, refused = 0
+        for c in cases {
+            let name = try #require(c["format"] as? String)
+            let format = try #require(CSVDateFormat(name))
+            let text = try #require(c["text"] as? String)
+            var bytes = Array(text.utf8)
+            let rewritten = bytes.withUnsafeMutableBufferPointer { format.rewrite($0.baseAddress!, length: $0.count) }
+            // What `type: date` then reads.
+            let read = bytes.withUnsafeBufferPointer { ByteParsers.date($0) }.map { CalendarMath.isoDate(days: Int($0)) }
+            if let iso = c["iso"] as? String {
+                valid += 1
+                #expect(rewritten && read == iso, "\(format.text) '\(text)' → '\(String(decoding: bytes, as: UTF8.self))', Python: \(iso)")
+            } else {
+                refused += 1
+                #expect(read == nil, "\(format.text) '\(text)' read as \(read ?? "")")
+                if !rewritten { #expect(String(decoding: bytes, as: UTF8.self) == text, "'\(text)' was changed") }
+            }
+        }
+        #expect(valid > 1500 && refused > 300, "\(valid) dates, \(refused) refused")
+        #expect(CSVDateFormat("DD.MM.YY") == nil && CSVDateFormat("DD.MM-YYYY") == nil && CSVDateFormat("YYYY.DD.DD") == nil)
+    }
+
+    @Test("The profile's sniff: the one order in which the values are dates; none where two orders fit")
+    func dateSniff() throws {
+        func formats(_ text: String) throws -> [String: String] {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-dates-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("t.csv").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let reader = try CSVReader(path: file, options: CSVOptions(delimiter: UInt8(ascii: ";")))
+            let chunk = try #require(try reader.nextChunk(maxRecords: 1000))
+            return CSVDateFormat.columns(of: chunk, names: reader.schema.fields)
+        }
+        #expect(try formats("a;b;c;d\n31.12.2024;12/31/2024;01/02/2024;2024-12-31\n01.01.2000;01/13/2000;03/04/2024;2000-01-01\n")
+                == ["a": "DD.MM.YYYY", "b": "MM/DD/YYYY"])
+        #expect(try formats("a\n31.02.2024\n01.01.2000\n") == [:])
     }
 }

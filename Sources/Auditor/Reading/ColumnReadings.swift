@@ -1,0 +1,38 @@
+/// Columns that `auditor profile` reads as numbers or dates although they are not written as
+/// the auditor reads them, found in their first values and declared in the format's options (a
+/// CSV's `decimalComma:` and `dateFormat:`): so that the profile and the drafted rules read them
+/// alike.
+package struct ColumnReadings: Sendable, Equatable {
+    /// Columns of numbers written with a decimal comma (`1.234,50`).
+    public var decimalComma: [String] = []
+    /// Column → the order of its dates (`DD.MM.YYYY`).
+    public var dateFormats: [String: String] = [:]
+
+    public init(decimalComma: [String] = [], dateFormats: [String: String] = [:]) {
+        self.decimalComma = decimalComma
+        self.dateFormats = dateFormats
+    }
+
+    public var isEmpty: Bool { decimalComma.isEmpty && dateFormats.isEmpty }
+
+    /// The options that declare them: `decimalComma: ["price"]`, `dateFormat: { "born": "DD.MM.YYYY" }`.
+    public var yaml: [String] {
+        var lines = [String]()
+        if !decimalComma.isEmpty { lines.append("decimalComma: [\(decimalComma.map(Evidence.quoted).joined(separator: ", "))]") }
+        if !dateFormats.isEmpty {
+            let pairs = dateFormats.sorted { $0.key < $1.key }.map { "\(Evidence.quoted($0.key)): \(Evidence.quoted($0.value))" }
+            lines.append("dateFormat: { \(pairs.joined(separator: ", ")) }")
+        }
+        return lines
+    }
+
+    /// For the profile's text: `decimal comma in 'price', dates DD.MM.YYYY in 'born'`.
+    public var described: [String] {
+        var parts = [String]()
+        if !decimalComma.isEmpty { parts.append("decimal comma in \(decimalComma.map { "'\($0)'" }.joined(separator: ", "))") }
+        for (format, columns) in Dictionary(grouping: dateFormats.keys.sorted(), by: { dateFormats[$0]! }).sorted(by: { $0.key < $1.key }) {
+            parts.append("dates \(format) in \(columns.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        return parts
+    }
+}
