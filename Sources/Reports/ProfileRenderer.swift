@@ -61,10 +61,7 @@ package enum ProfileRenderer {
             }
             sources.append(.object([
                 "name": .string(s.name), "path": .string(s.path), "format": .string(s.format),
-                "options": .object(s.options.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) }
-                    + (s.readings.decimalComma.isEmpty ? [] : [.init(key: "decimalComma", value: .array(s.readings.decimalComma.map { .string($0) }))])
-                    + (s.readings.dateFormats.isEmpty ? [] : [.init(key: "dateFormat", value: .object(s.readings.dateFormats.sorted { $0.key < $1.key }
-                        .map { .init(key: $0.key, value: .string($0.value)) }))])),
+                "options": options(s),
                 "records": .integer(s.records), "malformedRecords": .integer(s.excludedRecords),
                 "columns": .array(columns),
                 "candidateKeys": .array(s.columns.filter(\.isKey).map { .string($0.name) }),
@@ -95,6 +92,19 @@ package enum ProfileRenderer {
 
     /// How a source was read: its format, with the delimiter its first records told
     /// (`csv, ';'-delimited`) or the record element (`xml, record '/people/person'`).
+    /// A source's reader options: the sniffed ones as text, `decimalComma` as a list, `dateFormat` as an object.
+    static func options(_ s: SourceProfile) -> JSONValue {
+        var members = s.options.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .string($0.value)) }
+        if !s.readings.decimalComma.isEmpty {
+            members.append(.init(key: "decimalComma", value: .array(s.readings.decimalComma.map { .string($0) })))
+        }
+        if !s.readings.dateFormats.isEmpty {
+            let formats = s.readings.dateFormats.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .string($0.value)) }
+            members.append(.init(key: "dateFormat", value: .object(formats)))
+        }
+        return .object(members)
+    }
+
     static func read(_ s: SourceProfile) -> String {
         if let record = s.options["record"] { return "\(s.format), record '\(record)'" }
         if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
