@@ -57,6 +57,17 @@ import Testing
         print(json.dumps(out))
         """#
 
+    /// The first records of `text`, a `;`-delimited CSV file, and its header.
+    static func firstChunk(_ text: String) throws -> (RecordChunk, [String]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-rewrite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let reader = try CSVReader(path: file, options: CSVOptions(delimiter: UInt8(ascii: ";")))
+        return (try #require(try reader.nextChunk(maxRecords: 1000)), reader.schema.fields)
+    }
+
     @Test("Python's German-formatted decimals read back exactly; mutations match Python's re")
     func differential() throws {
         let python = try #require(CSVGenerated.python, "needs python3")
@@ -97,14 +108,8 @@ import Testing
     @Test("The profile's sniff: numbers with a decimal comma; not 1,234 alone, not numbers with a decimal point")
     func sniff() throws {
         func columns(_ text: String) throws -> [String] {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-decimal-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let file = dir.appendingPathComponent("t.csv").path
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            let reader = try CSVReader(path: file, options: CSVOptions(delimiter: UInt8(ascii: ";")))
-            let chunk = try #require(try reader.nextChunk(maxRecords: 1000))
-            return CSVDecimalComma.columns(of: chunk, names: reader.schema.fields)
+            let (chunk, names) = try Self.firstChunk(text)
+            return CSVDecimalComma.columns(of: chunk, names: names)
         }
         #expect(try columns("a;b;c;d;e\n12,50;1,234;x;1.234,0;1.5\n-3;2,345;1,5;7;2,5\n;3,456;y;8;3\n") == ["a", "d"])
         // One value in ten may be other text (a type rule then reports it).
@@ -174,14 +179,8 @@ import Testing
     @Test("The profile's sniff: the one order in which the values are dates; none where two orders fit")
     func dateSniff() throws {
         func formats(_ text: String) throws -> [String: String] {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-dates-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let file = dir.appendingPathComponent("t.csv").path
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            let reader = try CSVReader(path: file, options: CSVOptions(delimiter: UInt8(ascii: ";")))
-            let chunk = try #require(try reader.nextChunk(maxRecords: 1000))
-            return CSVDateFormat.columns(of: chunk, names: reader.schema.fields)
+            let (chunk, names) = try Self.firstChunk(text)
+            return CSVDateFormat.columns(of: chunk, names: names)
         }
         #expect(try formats("a;b;c;d\n31.12.2024;12/31/2024;01/02/2024;2024-12-31\n01.01.2000;01/13/2000;03/04/2024;2000-01-01\n")
                 == ["a": "DD.MM.YYYY", "b": "MM/DD/YYYY"])
