@@ -9,8 +9,10 @@ struct CSVDateFormat: Sendable, Equatable {
     /// As written in the options (`DD.MM.YYYY`).
     let text: String
     let separator: UInt8
-    /// Where the year (four digits), the month and the day (two each) start in a value.
+    /// Where the year (four digits), the month and the day (two each) start in a value, and
+    /// where the separators are.
     let year: Int, month: Int, day: Int
+    let separators: [Int]
 
     /// What a format may be, for messages.
     static let accepted = "DD, MM and YYYY in any order, with one of . / - between them (DD.MM.YYYY, MM/DD/YYYY, DD-MM-YYYY)"
@@ -26,6 +28,7 @@ struct CSVDateFormat: Sendable, Equatable {
             offsets[part] = at
             at += part.count + 1
         }
+        separators = [parts[0].count, parts[0].count + 1 + parts[1].count]
         self.text = text
         self.separator = separator
         year = offsets["YYYY"]!
@@ -35,23 +38,22 @@ struct CSVDateFormat: Sendable, Equatable {
 
     /// Rewrites `[p, p + length)` to `YYYY-MM-DD` when it is a date in this order.
     /// - Returns: Whether it was.
+    /// - Complexity: O(1), no allocation (it runs on every value of the column).
     func rewrite(_ p: UnsafeMutablePointer<UInt8>, length: Int) -> Bool {
         guard length == 10 else { return false }
-        var digits = [UInt8](repeating: 0, count: 8)
-        for (k, (start, count)) in [(year, 4), (month, 2), (day, 2)].enumerated() {
-            for i in 0 ..< count {
-                let b = p[start + i]
+        for i in 0 ..< 10 {
+            let b = p[i]
+            if i == separators[0] || i == separators[1] {
+                guard b == separator else { return false }
+            } else {
                 guard b >= 0x30, b <= 0x39 else { return false }
-                digits[(k == 0 ? 0 : k == 1 ? 4 : 6) + i] = b
             }
         }
-        // The separators: the bytes that are no part.
-        for i in 0 ..< 10 where !(year ..< year + 4).contains(i) && !(month ..< month + 2).contains(i) && !(day ..< day + 2).contains(i) {
-            guard p[i] == separator else { return false }
-        }
+        let y0 = p[year], y1 = p[year + 1], y2 = p[year + 2], y3 = p[year + 3]
+        let m0 = p[month], m1 = p[month + 1], d0 = p[day], d1 = p[day + 1]
         let dash = UInt8(ascii: "-")
-        let iso = Array(digits[0 ..< 4]) + [dash] + Array(digits[4 ..< 6]) + [dash] + Array(digits[6 ..< 8])
-        for i in 0 ..< 10 { p[i] = iso[i] }
+        (p[0], p[1], p[2], p[3], p[4]) = (y0, y1, y2, y3, dash)
+        (p[5], p[6], p[7], p[8], p[9]) = (m0, m1, dash, d0, d1)
         return true
     }
 }
