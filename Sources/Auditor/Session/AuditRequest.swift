@@ -12,7 +12,7 @@ public struct AuditRequest {
     public enum Rules {
         /// A rules file: parsed, validated against the registry's formats and compiled.
         case file(String)
-        /// A plan already compiled (``AuditSession/loadPlan(_:registry:structuralRules:catalog:now:)``).
+        /// A plan already compiled (``AuditSession/loadPlan(_:registry:structuralRules:catalog:now:sources:sourceFormats:)``).
         case plan(AuditPlan)
     }
 
