@@ -7,7 +7,7 @@ extension Profiler {
     /// The fields are the CSV header as read, every column of an SQLite table, and for XML the
     /// fields of the first 1000 records (a field that appears only later is reported, not
     /// profiled); one that repeats within one of those records is read as a list
-    /// (the factory's `repeatedFields`).
+    /// (the factory's `columnReadings`).
     /// - Parameters:
     ///   - path: The input; its extension names the format.
     ///   - name: The source name the profile and the rules draft use.
@@ -47,14 +47,14 @@ extension Profiler {
             options["record"] = record
         default: options = factory.sniff?(path, SourceURL.redacted(path)) ?? [:]
         }
-        // `lists`: fields declared `as: list` (an XML child element that repeats within a record);
-        // `readings`: columns of numbers or dates written otherwise (a CSV's decimalComma:, dateFormat:).
+        // Columns read otherwise than the defaults do: numbers and dates written otherwise (a CSV's
+        // decimalComma:, dateFormat:), fields declared `as: list` (an XML child element that repeats).
         var readings = ColumnReadings()
-        func decoded(lists: [String] = []) throws -> any ReaderOptions {
+        func decoded() throws -> any ReaderOptions {
             var yaml = options.sorted { $0.key < $1.key }.map { "\($0.key): \(Evidence.quoted($0.value))" }.joined(separator: "\n")
             for line in readings.yaml { yaml += (yaml.isEmpty ? "" : "\n") + line }
-            if !lists.isEmpty {
-                yaml += "\nfields:\n" + lists.map { "  \(Evidence.quoted($0)): { path: \(Evidence.quoted($0)), as: list }\n" }.joined()
+            if !readings.lists.isEmpty {
+                yaml += "\nfields:\n" + readings.lists.map { "  \(Evidence.quoted($0)): { path: \(Evidence.quoted($0)), as: list }\n" }.joined()
             }
             do {
                 return try factory.decodeOptions(yaml.isEmpty ? nil : try YAMLLoader.load(yaml, file: "<\(factory.format) options>"))
@@ -77,17 +77,12 @@ extension Profiler {
                                                        fields: [], missingFieldsAllowed: true))
             if factory.format == "xml" { _ = try probe.nextChunk(maxRecords: 1000) }
             fields = probe.availableFields
-            // The fields that repeat in those records are read as lists: each value profiled, not only the first.
-            if let repeated = factory.repeatedFields, !fields.isEmpty,
-               let chunk = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
-                                                          fields: fields, missingFieldsAllowed: true)).nextChunk(maxRecords: 1000) {
-                let lists = repeated(chunk)
-                if !lists.isEmpty, let listed = try? decoded(lists: lists.sorted()) { node = listed }
-            }
-        } else if let read = factory.columnReadings {
-            // Numbers written with a decimal comma (12,50) and dates in another order (31.12.2024) are read as such.
+        }
+        // The first records, with the fields found, tell the columns to read otherwise: numbers with a decimal
+        // comma (12,50), dates in another order (31.12.2024), fields that repeat (each value profiled, not the first).
+        if let read = factory.columnReadings, factory.format == "csv" || !fields.isEmpty {
             let probe = try factory.open(ReaderRequest(sourceName: name, path: path, displayPath: SourceURL.redacted(path), options: node,
-                                                       fields: [], missingFieldsAllowed: true))
+                                                       fields: fields, missingFieldsAllowed: true))
             if let chunk = try probe.nextChunk(maxRecords: 1000) { readings = read(chunk, probe.schema.fields) }
             if !readings.isEmpty, let options = try? decoded() { node = options } else { readings = ColumnReadings() }
         }

@@ -1,21 +1,25 @@
-/// Columns that `auditor profile` reads as numbers or dates although they are not written as
-/// the auditor reads them, found in their first values and declared in the format's options (a
-/// CSV's `decimalComma:` and `dateFormat:`): so that the profile and the drafted rules read them
-/// alike.
+/// Columns that `auditor profile` reads otherwise than a format's defaults do, found in their
+/// first values and declared in the format's options, so that the profile and the drafted rules
+/// read them alike: numbers with a decimal comma and dates in another order (a CSV's
+/// `decimalComma:` and `dateFormat:`), and fields that repeat within a record (XML `as: list`).
 package struct ColumnReadings: Sendable, Equatable {
     /// Columns of numbers written with a decimal comma (`1.234,50`).
     public var decimalComma: [String] = []
     /// Column → the order of its dates (`DD.MM.YYYY`).
     public var dateFormats: [String: String] = [:]
+    /// Fields that hold several values in a record, read as lists (sorted).
+    public var lists: [String] = []
 
-    public init(decimalComma: [String] = [], dateFormats: [String: String] = [:]) {
+    public init(decimalComma: [String] = [], dateFormats: [String: String] = [:], lists: [String] = []) {
         self.decimalComma = decimalComma
         self.dateFormats = dateFormats
+        self.lists = lists
     }
 
-    public var isEmpty: Bool { decimalComma.isEmpty && dateFormats.isEmpty }
+    public var isEmpty: Bool { decimalComma.isEmpty && dateFormats.isEmpty && lists.isEmpty }
 
-    /// The options that declare them: `decimalComma: ["price"]`, `dateFormat: { "born": "DD.MM.YYYY" }`.
+    /// The options that declare the numbers and dates: `decimalComma: ["price"]`, `dateFormat: { "born": "DD.MM.YYYY" }`
+    /// (the lists are declared with the other lists and maps of the source, as `fields:`).
     public var yaml: [String] {
         var lines = [String]()
         if !decimalComma.isEmpty { lines.append("decimalComma: [\(decimalComma.map(Evidence.quoted).joined(separator: ", "))]") }

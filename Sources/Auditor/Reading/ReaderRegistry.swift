@@ -57,13 +57,10 @@ public struct ReaderFactory: Sendable {
     /// and map constraints are checked against them before the run; nil when it cannot be read
     /// (the audit then says why). Nil for formats whose options declare shapes.
     package var schemaShapes: (@Sendable (_ path: String) -> [String: FieldShape]?)?
-    /// The fields that hold several values in some record of `chunk` where the options read
-    /// one (an XML child element that repeats), for `auditor profile` to read them as lists:
-    /// names that can be declared `{ path: NAME, as: list }` in the format's `fields:`.
-    package var repeatedFields: (@Sendable (_ chunk: RecordChunk) -> Set<String>)?
-    /// The fields of `chunk` (named `names`, in order) whose values are numbers written with a
-    /// decimal comma (`12,50`) or dates in another order (`31.12.2024`), for `auditor profile`
-    /// to read them as numbers and dates (a CSV's `decimalComma:` and `dateFormat:`).
+    /// The fields of `chunk` (named `names`, in order) that `auditor profile` reads otherwise than
+    /// the defaults do: numbers written with a decimal comma (`12,50`) and dates in another order
+    /// (`31.12.2024`), a CSV's `decimalComma:` and `dateFormat:`; fields that hold several values
+    /// in some record (an XML child element that repeats), declared `{ path: NAME, as: list }`.
     package var columnReadings: (@Sendable (_ chunk: RecordChunk, _ names: [String]) -> ColumnReadings)?
     /// Decodes the format's option block of a source (`nil`: the source has none) into the
     /// typed value the reader is made with, once, when the plan is compiled (see

@@ -370,9 +370,9 @@ extension XMLReader {
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
         // A child element's local name is its path; a prefixed one would need its namespace declared.
-        factory.repeatedFields = { chunk in
-            Set(chunk.issues.filter { $0.ruleID == repeatedFieldRule.id }.compactMap { $0.parameters["field"] }
-                .filter { !$0.contains(":") && !$0.hasPrefix("@") })
+        factory.columnReadings = { chunk, _ in
+            ColumnReadings(lists: Set(chunk.issues.filter { $0.ruleID == repeatedFieldRule.id }.compactMap { $0.parameters["field"] }
+                .filter { !$0.contains(":") && !$0.hasPrefix("@") }).sorted())
         }
         return factory
     }()
