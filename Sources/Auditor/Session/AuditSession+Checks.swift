@@ -55,11 +55,20 @@ extension AuditSession {
     /// - Throws: ``AuditError`` `.usage` for an unknown source, or a source given twice with `=`
     ///   (a later one silently replacing an earlier one would audit only part of the data).
     static func sourceFiles(_ list: [AuditRequest.SourcePath], plan: AuditPlan) throws -> [String: [String]] {
+        try replacedFiles(list) { name in
+            try requireSource(name, flag: "--source", plan: plan)
+            return plan.source(named: name)?.entries ?? []
+        }
+    }
+
+    /// ``sourceFiles(_:plan:)`` with each source's files in the rules file given by `entries`,
+    /// which may throw for a name (each is asked in the list's order, before its path applies).
+    static func replacedFiles(_ list: [AuditRequest.SourcePath], entries: (String) throws -> [String]) throws -> [String: [String]] {
         var files = [String: [String]]()
         for s in list {
-            try requireSource(s.name, flag: "--source", plan: plan)
+            let declared = try entries(s.name)
             if s.adds {
-                files[s.name, default: plan.source(named: s.name)?.entries ?? []].append(s.path)
+                files[s.name, default: declared].append(s.path)
             } else if let earlier = files[s.name] {
                 throw AuditError(.usage, "--source names source '\(s.name)' twice ('\(earlier.joined(separator: ", "))' and '\(s.path)'); "
                                      + "to read several files as the source, write --source \(s.name)+=PATH for each further one, "

@@ -37,9 +37,9 @@ extension AuditSession {
         // XML (--source). Where a file's schema cannot be read (not there yet), they are not checked
         // here; a value of another shape is then a finding of its rule. A source that `--source`
         // replaces is checked against the files it is read from.
-        func entries(_ source: SourceSpec) -> [String] {
-            sources.filter { $0.name == source.name }.reduce(source.entries) { $1.adds ? $0 + [$1.path] : [$1.path] }
-        }
+        // (A name no source has, or one given twice, is the run's usage error, after the plan.)
+        let replaced = (try? replacedFiles(sources) { name in spec.sources.first { $0.name == name }?.entries ?? [] }) ?? [:]
+        func entries(_ source: SourceSpec) -> [String] { replaced[source.name] ?? source.entries }
         func factory(_ source: SourceSpec) -> ReaderFactory? {
             (sourceFormats.last { $0.name == source.name }?.path ?? source.format).flatMap(registry.factory(format:))
                 ?? registry.factory(forPath: entries(source).first ?? source.resolvedPath)
