@@ -58,3 +58,34 @@ import Testing
         #expect(StringValidator(minLength: 1, maxLength: 1).summary == "have at least 1 character and have at most 1 character")
     }
 }
+
+/// A list's and a relationship's counts read in the singular for one.
+@Suite struct CountSummaryTests {
+    @Test("minCount 1 reads '1 item', maxCount 3 '3 items'")
+    func items() {
+        #expect(CollectionValidator(minCount: 1, maxCount: 3).summary == "have at least 1 item and have at most 3 items")
+        #expect(CollectionValidator(maxCount: 1).summary == "have at most 1 item")
+    }
+
+    @Test("A relationship's minCount 1 reads '1 Person record references', maxCount 2 '2 … records reference'")
+    func relationship() throws {
+        let yaml = """
+            version: 1
+            sources: { t: { path: t.mem } }
+            entities:
+              Department:
+                key: [id]
+                attributes: { id: integer }
+                relationships:
+                  members: { from: Person.dept, minCount: 1, maxCount: 2 }
+              Person:
+                attributes: { id: integer, dept: integer }
+                relationships:
+                  dept: { attribute: dept, references: Department.id }
+            """
+        let spec = try RulesFileParser(formats: ["memory"]).parse(yaml, path: "rules.yml")
+        let summaries = try RuleCompiler.compile(spec).entities.flatMap { $0.rules.flatMap(\.summaries) }
+        #expect(summaries.contains("at least 1 Person record references each Department"))
+        #expect(summaries.contains("at most 2 Person records reference each Department"))
+    }
+}

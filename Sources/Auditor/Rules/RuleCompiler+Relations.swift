@@ -33,7 +33,7 @@ extension RuleCompiler {
                 guard let attrs = resolve(rel.attributes, in: plans[ei], at: rel.mark, into: &d),
                       let targetAttrs = resolve(target.attributes, in: plans[ti], at: target.mark, into: &d) else { continue }
                 guard attrs.count == targetAttrs.count else {
-                    d.append(Diagnostic(mark: target.mark, message: "relationship '\(rel.name)' has \(attrs.count) attribute(s) but references \(targetAttrs.count)"))
+                    d.append(Diagnostic(mark: target.mark, message: "relationship '\(rel.name)' has \(attrs.count) attribute\(attrs.count == 1 ? "" : "s") but references \(targetAttrs.count)"))
                     continue
                 }
                 let from = shape(plans[ei], attrs)
@@ -85,14 +85,14 @@ extension RuleCompiler {
                 let params = ["relationship": rel.name, "child": from.entity]
                 if let (v, o) = rel.minCount {
                     rule.minCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).minCount", kind: "minCount", attribute: nil,
-                                             summary: "at least \(v) \(from.entity) record(s) reference each \(e.name)", code: .minCount,
+                                             summary: "at least \(v) \(from.entity) \(v == 1 ? "record references" : "records reference") each \(e.name)", code: .minCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
                                              messageKind: "relationship.minCount",
                                              parameters: params.merging(["minCount": String(v)]) { a, _ in a }, into: &d)
                 }
                 if let (v, o) = rel.maxCount {
                     rule.maxCheck = addCheck(&plans[ei], id: o.id ?? "\(e.idPrefix).\(rel.name).maxCount", kind: "maxCount", attribute: nil,
-                                             summary: "at most \(v) \(from.entity) record(s) reference each \(e.name)", code: .maxCount,
+                                             summary: "at most \(v) \(from.entity) \(v == 1 ? "record references" : "records reference") each \(e.name)", code: .maxCount,
                                              options: o.merged(rel.options), entity: e, mark: rel.mark, catalog: catalog,
                                              messageKind: "relationship.maxCount",
                                              parameters: params.merging(["maxCount": String(v)]) { a, _ in a }, into: &d)

@@ -106,8 +106,8 @@ public struct CollectionValidator: Validator {
 
     public var summary: String {
         var parts = [String]()
-        if let minCount { parts.append("have at least \(minCount) items") }
-        if let maxCount { parts.append("have at most \(maxCount) items") }
+        if let minCount { parts.append("have at least \(minCount) item\(minCount == 1 ? "" : "s")") }
+        if let maxCount { parts.append("have at most \(maxCount) item\(maxCount == 1 ? "" : "s")") }
         if let each { parts.append("have every item \(each.summary)") }
         if uniqueItems { parts.append("have unique items") }
         return parts.isEmpty ? "be a list" : parts.joined(separator: " and ")
