@@ -132,4 +132,72 @@ struct CollectionConstraintCheckTests {
             """)
         try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
     }
+
+    static let jsonl = """
+        {"id": 1, "tags": ["red", "blue"], "address": {"city": "Oslo"}, "name": "Ada"}
+        {"id": 2, "tags": [], "address": {"zip": "0150"}, "name": "Bo"}
+        {"id": 3, "tags": "red", "address": "Oslo", "name": "Cy"}
+        {"id": 4, "tags": ["red", "red", "blue"], "name": "Di"}
+
+        """
+
+    static func jsonlRules(_ attributes: String, fields: String = "") -> String {
+        """
+        version: 1
+        sources:
+          people: { path: people.jsonl\(fields.isEmpty ? "" : ", jsonl: { fields: { \(fields) } }") }
+        entities:
+          P:
+            key: [id]
+            attributes:
+              id: integer
+        \(attributes.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+
+        """
+    }
+
+    @Test("JSON Lines: list and map constraints apply to any field not declared otherwise; each value says what it is",
+          arguments: ["check", "run"])
+    func jsonlFieldsCarryTheirShape(command: String) throws {
+        let tmp = try Scratch("jsonl-shapes")
+        defer { tmp.remove() }
+        try tmp.write("people.jsonl", Self.jsonl)
+        // No `as:` anywhere, and a field mapped by a path alone: the run judges each value.
+        try tmp.write("rules.yml", Self.jsonlRules("""
+            tags: { minCount: 1, maxCount: 2, uniqueItems: true }
+            address: { requiredKeys: [city] }
+            name: { minCount: 1 }
+            labels: { maxCount: 2 }
+            """, fields: "labels: tags"))
+        if command == "check" {
+            try assertExecute(["check", "rules.yml"], in: tmp.url, exitCode: 0)
+        } else {
+            let run = try assertExecute(["run", "rules.yml", "--format", "json"], in: tmp.url, exitCode: 1)
+            let report = try ReportJSON(run.stdout)
+            func count(_ id: String) -> Int? { integer(report.rules(withID: id).first?["violations"]) }
+            // [] and "red" have no item; "red" and the 3-item list fail maxCount; ["red", "red", "blue"] repeats.
+            #expect(count("P.tags.minCount") == 2)
+            #expect(count("P.tags.maxCount") == 2)
+            #expect(count("P.tags.uniqueItems") == 2)
+            #expect(count("P.labels.maxCount") == 2)
+            // {"zip"} and "Oslo" fail; the missing address is not evaluated.
+            #expect(count("P.address.requiredKeys") == 2)
+            // A name is never a list: every record says so, loudly.
+            #expect(count("P.name.minCount") == 4)
+            #expect(run.stdoutText.contains("must be a list"), "\(run)")
+        }
+        // What `as:` declares is still checked before the run.
+        for (attributes, fields, message) in [
+            ("tags: { minCount: 1 }", "tags: { path: tags, as: value }", "'minCount' applies to a list, but 'tags' is a single value"),
+            ("tags: { requiredKeys: [a] }", "tags: { path: tags, as: list }", "'requiredKeys' applies to a map, but 'tags' is a list"),
+            ("address: { each: { minLength: 1 } }", "address: { path: address, as: map }", "'each' applies to a list, but 'address' is a map"),
+        ] {
+            let rules = Self.jsonlRules(attributes, fields: fields)
+            try tmp.write("rules.yml", rules)
+            let kind = String(attributes.split(separator: "{")[1].split(separator: ":")[0]).trimmingCharacters(in: .whitespaces)
+            let at = try #require(position(of: kind, in: rules))
+            try assertExecute([command, "rules.yml"], in: tmp.url, exitCode: 78,
+                              stderrContains: ["rules.yml:\(at.line):\(at.column): \(message)"])
+        }
+    }
 }

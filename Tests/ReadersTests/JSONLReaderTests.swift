@@ -102,7 +102,10 @@ struct JSONLReaderTests {
                                        ("address", .m([("path", "address"), ("as", "map")]))]))]).node()
         let options = try #require(JSONLOptions.decode(node).options)
         #expect(options.fields["city"] == JSONLOptions.Field(path: ["address", "city"]))
-        #expect(options.fieldShapes == ["city": .scalar, "tags": .list, "address": .map])
+        // A path alone declares no shape (each line's value decides); `as: value` a scalar.
+        #expect(options.fieldShapes == ["tags": .list, "address": .map])
+        let value = try #require(JSONLOptions.decode(Y.m([("fields", .m([("zip", .m([("path", "zip"), ("as", "value")]))]))]).node()).options)
+        #expect(value.fieldShapes == ["zip": .scalar])
         let bad = JSONLOptions.decode(Y.m([("fields", .m([("a", "x..y"), ("b", .m([("path", "b"), ("as", "lsit")]))])),
                                            ("feilds", "x")]).node())
         #expect(bad.options == nil)

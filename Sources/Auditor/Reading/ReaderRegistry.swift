@@ -57,6 +57,10 @@ public struct ReaderFactory: Sendable {
     /// and map constraints are checked against them before the run; nil when it cannot be read
     /// (the audit then says why). Nil for formats whose options declare shapes.
     package var schemaShapes: (@Sendable (_ path: String) -> [String: FieldShape]?)?
+    /// Whether each value carries its own shape (JSON Lines: an array is a list, an object a
+    /// map): list and map constraints on a field the options do not declare are then checked
+    /// on each value in the run ("must be a list"), not refused before it.
+    package var valuesCarryShapes = false
     /// The fields of `chunk` (named `names`, in order) that `auditor profile` reads otherwise than
     /// the defaults do: numbers written with a decimal comma (`12,50`) and dates in another order
     /// (`31.12.2024`), a CSV's `decimalComma:` and `dateFormat:`; fields that hold several values

@@ -17,17 +17,22 @@ extension RuleCompiler {
     ///     the run (a Parquet file not there yet), and the source's constraints are not checked.
     ///   - schema: The format whose file schema gave the source's shapes (`Parquet`), if any: its
     ///     columns are what they are, so the message does not tell how to declare them otherwise.
+    ///   - open: Whether a field that `shapes` does not name may be a list or a map (JSON Lines,
+    ///     whose values carry their own shape): its constraints are then checked on each value
+    ///     in the run ("must be a list"), not refused here, since the data decides.
     /// - Returns: One diagnostic per misplaced constraint, located at the constraint, saying
     ///   how to make the field a list or a map.
     package static func collectionDiagnostics(_ spec: RulesSpec, schema: (SourceSpec) -> String? = { _ in nil },
+                                             open: (SourceSpec) -> Bool = { _ in false },
                                              shapes: (SourceSpec) -> [String: FieldShape]?) -> [Diagnostic] {
         var d = [Diagnostic]()
         for e in spec.entities {
             let source = spec.sources.first { $0.name == e.source }
             guard let known = source.map(shapes) ?? [:] else { continue }
             let format = source.flatMap(schema)
+            let undeclared: FieldShape? = source.map(open) == true ? nil : .scalar
             for a in e.attributes {
-                let shape = a.split == nil ? known[a.name] ?? .scalar : a.keySeparator == nil ? FieldShape.list : .map
+                guard let shape = a.split == nil ? known[a.name] ?? undeclared : a.keySeparator == nil ? FieldShape.list : .map else { continue }
                 for c in a.constraints {
                     let fits = countKinds.contains(c.kind) ? shape != .scalar : listKinds.contains(c.kind) ? shape == .list
                         : mapKinds.contains(c.kind) ? shape == .map : true

@@ -33,7 +33,7 @@ extension AuditSession {
         let decoded = registry.decodeOptions(spec.sources)
         var d = decoded.diagnostics
         // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
-        // LIST or MAP). Every option block of the source counts: one source may be read as CSV or
+        // LIST or MAP; in JSON Lines any field not declared otherwise, as its values say). Every option block of the source counts: one source may be read as CSV or
         // XML (--source). Where a file's schema cannot be read (not there yet), they are not checked
         // here; a value of another shape is then a finding of its rule. A source that `--source`
         // replaces is checked against the files it is read from.
@@ -45,7 +45,8 @@ extension AuditSession {
                 ?? registry.factory(forPath: entries(source).first ?? source.resolvedPath)
         }
         let schema = { (source: SourceSpec) in factory(source).flatMap { $0.schemaShapes == nil ? nil : $0.format.capitalized } }
-        d += RuleCompiler.collectionDiagnostics(spec, schema: schema) { source -> [String: FieldShape]? in
+        let open = { (source: SourceSpec) in factory(source)?.valuesCarryShapes ?? false }
+        d += RuleCompiler.collectionDiagnostics(spec, schema: schema, open: open) { source -> [String: FieldShape]? in
             // A format not told (standard input without --source-format) fails when read, more precisely.
             guard let factory = factory(source) else { return nil }
             var shapes = decoded.options.fieldShapes(source: source.name)

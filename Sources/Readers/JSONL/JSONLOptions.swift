@@ -10,9 +10,10 @@ import Auditor
 ///     address: { path: address, as: map } # an object, for map constraints
 /// ```
 /// A field the rules need that `fields:` does not map reads the top-level key of its own
-/// name. A path is keys separated by `.`; `as:` tells the rules compiler that the value is a
-/// list (`list`) or a map (`map`) so that collection constraints apply (the reader turns
-/// arrays and objects into lists and maps whatever `as:` says).
+/// name. A path is keys separated by `.`. The reader turns arrays and objects into lists and
+/// maps whatever `as:` says, so list and map constraints apply to any field; `as:` tells the
+/// rules compiler what the value must be: `as: value` refuses them before the run, `as: list`
+/// refuses map constraints, `as: map` list constraints.
 @_spi(Testing) public struct JSONLOptions: ReaderOptions, Sendable, Hashable {
     /// How one field is read.
     public struct Field: Sendable, Hashable {
@@ -23,9 +24,10 @@ import Auditor
 
         /// The keys from the record object down to the value.
         public var path: [String]
-        public var kind: Kind
+        /// What `as:` says; nil when it says nothing (each line's value decides).
+        public var kind: Kind?
 
-        public init(path: [String], kind: Kind = .value) {
+        public init(path: [String], kind: Kind? = nil) {
             self.path = path
             self.kind = kind
         }
@@ -41,14 +43,16 @@ import Auditor
     static let keys = ["fields"]
     static let fieldKeys = ["path", "as"]
 
-    /// The fields this block reads as lists or maps; the others are scalars.
+    /// The fields whose `as:` declares a shape (`value` a scalar); the others are what each
+    /// line's value is: an array a list, an object a map, anything else a scalar.
     public var fieldShapes: [String: FieldShape] {
         var shapes = [String: FieldShape]()
         for (name, field) in fields {
             switch field.kind {
-            case .value: shapes[name] = .scalar
-            case .list: shapes[name] = .list
-            case .map: shapes[name] = .map
+            case nil: break
+            case .value?: shapes[name] = .scalar
+            case .list?: shapes[name] = .list
+            case .map?: shapes[name] = .map
             }
         }
         return shapes
@@ -92,7 +96,7 @@ import Auditor
     static func decodeField(_ name: String, _ node: ConfigNode) -> (Field?, [Diagnostic]) {
         var diagnostics = [Diagnostic]()
         var pathNode = node
-        var kind = Field.Kind.value
+        var kind: Field.Kind?
         if case .mapping = node.kind {
             guard let map = try? node.mapping("jsonl.fields.\(name)") else { return (nil, []) }
             diagnostics += map.unknownKeys(allowed: fieldKeys, context: "jsonl.fields.\(name)")

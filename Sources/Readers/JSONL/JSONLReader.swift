@@ -216,21 +216,25 @@ import Auditor
 
 extension JSONLReader {
     /// The registry entry: format `jsonl`, extensions `jsonl` and `ndjson`, options from the
-    /// source's `jsonl:` block.
-    public static let factory = ReaderFactory(
-        format: "jsonl",
-        extensions: ["jsonl", "ndjson"],
-        decodeOptions: { node throws(AuditError) in
-            guard let node, !node.isNull else { return DefaultReaderOptions() }
-            let decoded = JSONLOptions.decode(node)
-            guard let options = decoded.options, decoded.diagnostics.isEmpty else {
-                throw AuditError.invalidRules(decoded.diagnostics)
-            }
-            return options
-        },
-        open: { request in
-            let options = try request.options(as: JSONLOptions.self) ?? JSONLOptions()
-            return try JSONLReader(path: request.path, displayPath: request.displayPath, fields: request.fields,
-                                   options: options, missingFieldsAllowed: request.missingFieldsAllowed)
-        })
+    /// source's `jsonl:` block. Its values carry their shape: an array is a list, an object a map.
+    public static let factory = {
+        var factory = ReaderFactory(
+            format: "jsonl",
+            extensions: ["jsonl", "ndjson"],
+            decodeOptions: { node throws(AuditError) in
+                guard let node, !node.isNull else { return DefaultReaderOptions() }
+                let decoded = JSONLOptions.decode(node)
+                guard let options = decoded.options, decoded.diagnostics.isEmpty else {
+                    throw AuditError.invalidRules(decoded.diagnostics)
+                }
+                return options
+            },
+            open: { request in
+                let options = try request.options(as: JSONLOptions.self) ?? JSONLOptions()
+                return try JSONLReader(path: request.path, displayPath: request.displayPath, fields: request.fields,
+                                       options: options, missingFieldsAllowed: request.missingFieldsAllowed)
+            })
+        factory.valuesCarryShapes = true
+        return factory
+    }()
 }
