@@ -40,8 +40,8 @@ struct ProfileCommand: ParsableCommand {
                 throw AuditError(.usage, "unknown --format '\(format)'; use text, json or html")
             }
             let protected = Profiler.protectedFiles(arguments: sources)
-            if let rulesOut { try OutputFile.check(rulesOut, what: "the rules draft", option: "--rules-out", protecting: protected) }
-            if let output { try OutputFile.check(output, what: "the profile", option: "--output", protecting: protected) }
+            try OutputFile.check([rulesOut.map { ($0, "the rules draft", "--rules-out") }, output.map { ($0, "the profile", "--output") }]
+                .compactMap { $0 }, protecting: protected)
             let report = try Profiler.profile(arguments: sources, table: table, record: record, formats: sourceFormats,
                                               registry: StandardReaders.registry, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             if let rulesOut {

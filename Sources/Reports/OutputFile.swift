@@ -201,6 +201,23 @@ package final class OutputFile {
         }
     }
 
+    /// Checks each of `outputs` as ``check(_:what:option:protecting:)`` does, and refuses two
+    /// that reach the same file (`--rules-out r.yml -o ./r.yml`, a link): one would replace the other.
+    /// - Throws: ``AuditError`` as ``check(_:what:option:protecting:)``, and `.usage` for a file named twice.
+    public static func check(_ outputs: [(path: String, what: String, option: String)],
+                             protecting protected: ProtectedFiles) throws(AuditError) {
+        var earlier = ProtectedFiles()
+        for (path, what, option) in outputs {
+            try check(path, what: what, option: option, protecting: protected)
+            guard case .file = try OutputTarget.resolve(path, what: what) else { continue }
+            if let other = earlier.entry(reachedBy: path) {
+                throw AuditError(.usage, "\(option) '\(path)' is the same file as \(other.role); give \(what) a file of its own",
+                                 location: path)
+            }
+            earlier.add(path, role: "\(option) '\(path)'", sidecars: false)
+        }
+    }
+
     // MARK: - Helpers
 
     static func refuse(_ hit: ProtectedFiles.Entry?, _ path: String, _ option: String, _ what: String) throws(AuditError) {

@@ -52,17 +52,38 @@ struct DistinctOutputsTests {
               ["-o", "r.json", "--report", "json:./r.json"],
               ["--report", "json:r.json", "--report", "html:link.json"],
               ["--failures-out", "r.csv", "-o", "r.csv"],
+              // A link to a file not written yet: the second output would replace the first.
+              ["-o", "new.json", "--report", "html:dangling.json"],
           ])
     func sameFile(_ options: [String]) throws {
         let tmp = try OutputSafetyTests.scratch("same-output")
         defer { tmp.remove() }
         try tmp.write("r.json", "an earlier report\n")
         try FileManager.default.createSymbolicLink(atPath: tmp.path("link.json"), withDestinationPath: "r.json")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("dangling.json"), withDestinationPath: "new.json")
         let run = try Auditor.run(["run", "rules.yml", "-q"] + options, in: tmp.url)
         #expect(run.status == 64, "\(run)")
         #expect(run.stderrText.contains("is the same file as"), "\(run)")
         #expect(try String(contentsOfFile: tmp.path("r.json"), encoding: .utf8) == "an earlier report\n")
         #expect(!FileManager.default.fileExists(atPath: tmp.path("r.csv")))
+        #expect(!FileManager.default.fileExists(atPath: tmp.path("new.json")))
+    }
+
+    @Test("profile: --rules-out and --output reaching one file (same path, './', a link) are refused with 64, nothing written",
+          arguments: [["--rules-out", "r.yml", "-o", "./r.yml"], ["--rules-out", "new.yml", "-o", "dangling.yml"],
+                      ["-o", "r.yml", "--rules-out", "link.yml"]])
+    func profileSameFile(_ options: [String]) throws {
+        let tmp = try Scratch("profile-same-output")
+        defer { tmp.remove() }
+        try tmp.write("p.csv", "id,name\n1,a\n2,b\n")
+        try tmp.write("r.yml", "an earlier draft\n")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("link.yml"), withDestinationPath: "r.yml")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("dangling.yml"), withDestinationPath: "new.yml")
+        try assertExecute(["profile", "p.csv"] + options, in: tmp.url, exitCode: 64, stderrContains: ["is the same file as"])
+        #expect(try String(contentsOfFile: tmp.path("r.yml"), encoding: .utf8) == "an earlier draft\n")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path("new.yml")))
+        try assertExecute(["profile", "p.csv", "--rules-out", "a.yml", "-o", "b.txt"], in: tmp.url, exitCode: 0)
+        #expect(FileManager.default.fileExists(atPath: tmp.path("a.yml")) && FileManager.default.fileExists(atPath: tmp.path("b.txt")))
     }
 
     @Test("Distinct files, and standard output twice, are fine")

@@ -64,15 +64,29 @@ public struct ProtectedFiles: Sendable {
     }
 
     /// Device and inode (when the file exists) and the real path (the real folder plus the
-    /// name when the file does not exist yet).
+    /// name when the file does not exist yet, through a dangling symbolic link to where
+    /// writing would create it).
     static func identify(_ path: String) -> (identity: (dev_t, ino_t)?, canonical: String?) {
         var info = stat()
         if stat(path, &info) == 0 {
             return ((info.st_dev, info.st_ino), realPath(path))
         }
+        var path = path
+        for _ in 0 ..< 40 {
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let target = linkTarget(path) else { break }
+            path = target.hasPrefix("/") ? target : split(path).folder + "/" + target
+        }
         let (folder, name) = split(path)
         guard let real = realPath(folder) else { return (nil, nil) }
         return (nil, real == "/" ? "/" + name : real + "/" + name)
+    }
+
+    /// What the symbolic link at `path` names, or nil.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `realpath(3)`, or nil when the path does not resolve.
