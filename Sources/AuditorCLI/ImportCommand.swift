@@ -46,8 +46,8 @@ struct ImportCoreDataCommand: ParsableCommand {
                     throw AuditError(.cannotCreateOutput, "'\(path)' already exists; pass --force to replace it, or choose another -o FILE",
                                      location: path)
                 }
-                var protected = ProtectedFiles()       // OutputFile refuses the model, the store and its sidecars
-                protected.add(model, role: "the Core Data model", sidecars: false)
+                var protected = ProtectedFiles()       // OutputFile refuses the model's files, the store and its sidecars
+                for input in imported.inputs { protected.add(input, role: "a file of the Core Data model", sidecars: false) }
                 if let store { protected.add(store, role: "the store") }
                 try OutputFile.write(imported.rules, to: output, what: "the rules file", option: "-o", protecting: protected)
                 for (path, text) in imported.catalogs {

@@ -149,6 +149,13 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
+        // The files of the model that the import reads: the current version, the bundle's marker, a localization.
+        for file in [model + "/Shop 2.xcdatamodel/contents", model + "/.xccurrentversion", folder.appendingPathComponent("de.lproj/ShopModel.strings").path] {
+            let read = try Data(contentsOf: URL(fileURLWithPath: file))
+            let over = try Auditor.run(["import", "coredata", model, "-o", file, "--force"])
+            #expect(over.status == 64 && over.stderrText.contains("is a file of the Core Data model"), "\(over)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == read)
+        }
         let forced = try Auditor.run(["import", "coredata", model, "--store", store, "-o", scratch.path("rules.yml"), "--force"])
         #expect(forced.status == 0, "\(forced)")
     }

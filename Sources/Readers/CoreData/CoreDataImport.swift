@@ -16,6 +16,9 @@ package struct CoreDataImport {
     /// file, so that `--locale de` finds them): display names and translated error strings.
     /// Empty without a rules path (nowhere to put them; a note says so).
     public var catalogs: [(path: String, text: String)] = []
+    /// The files the import read: the version's `contents`, the bundle's `.xccurrentversion`
+    /// and the localizations. No output may replace them.
+    public var inputs: [String]
 
     /// Reads the model (and the store) and writes the rules.
     /// - Parameters:
@@ -27,6 +30,9 @@ package struct CoreDataImport {
     public init(model: String, store: String?, rulesPath: String?) throws {
         let loaded = try CoreDataModel.load(path: model)
         versionName = loaded.versionName
+        let marker = (model as NSString).appendingPathComponent(".xccurrentversion")
+        let localizations = CoreDataRulesWriter.localizations(of: loaded)
+        inputs = [loaded.path] + (FileManager.default.fileExists(atPath: marker) ? [marker] : []) + localizations
         problems = []
         var layout = CoreDataStoreLayout(model: loaded)
         if let store {
@@ -43,12 +49,11 @@ package struct CoreDataImport {
         var writer = CoreDataRulesWriter(layout: layout, storePath: Self.storePathForRules(model: model, store: store, rulesPath: rulesPath))
         rules = writer.render()
         notes = writer.notes
-        try localize(loaded, rulesPath: rulesPath)
+        try localize(localizations, rulesPath: rulesPath)
     }
 
     /// Fills ``catalogs`` from the model's `<lang>.lproj/<Model>Model.strings` files.
-    private mutating func localize(_ model: CoreDataModel, rulesPath: String?) throws {
-        let files = CoreDataRulesWriter.localizations(of: model)
+    private mutating func localize(_ files: [String], rulesPath: String?) throws {
         guard !files.isEmpty else { return }
         guard let rulesPath else {
             notes += files.map { "localization '\($0)': written as a message catalog only with -o RULES (beside the rules file)" }
