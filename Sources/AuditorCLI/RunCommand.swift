@@ -51,7 +51,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The memory an entity's key sets, of unique rules and of referenced keys together, may hold, e.g. 512M or 2G (powers of 1024; default: half the RAM). Beyond it they spill to disk, referenced keys first, and inputs are read again; same report.", valueName: "SIZE")) var memoryLimit: String?
 
-    @Option(help: "Sample findings kept per rule, and violating records kept per entity.")
+    @Option(help: ArgumentHelp("Sample findings kept per rule, and violating records kept per entity.", valueName: "N"))
     var maxSamples: Int = 20
 
     @Option(help: ArgumentHelp("The least severity that fails the run: error, warning or never.", valueName: "SEVERITY"), completion: .list(FailThreshold.allCases.map(\.rawValue)))
