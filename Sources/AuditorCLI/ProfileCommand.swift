@@ -14,7 +14,7 @@ struct ProfileCommand: ParsableCommand {
         discussion: """
             A SOURCE is PATH or NAME=PATH, optionally followed by #TABLE (SQLite) or #RECORD (XML): people.sqlite#people, people.xml#person. \
             The format follows the extension (.csv, .tsv, .jsonl, .ndjson, .xml, .sqlite, .sqlite3, .db, .parquet). \
-            A SQLite source without #TABLE reads --table (default: the file name without extension, else its only table); \
+            A SQLite source without #TABLE reads --table (default: the file name without extension, else its only table, else each table as a source of its name); \
             an XML source without #RECORD reads --record, else the first element that repeats. A CSV file is read with the delimiter its first records use (, ; TAB or |), and the rules say it. \
             A file whose extension tells no format (export.txt) needs --source-format export=csv.
             """)

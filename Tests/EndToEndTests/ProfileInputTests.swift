@@ -242,30 +242,61 @@ struct ProfileInputTests {
                                            + "'empty.xml#ELEMENT' or --record ELEMENT"])
     }
 
-    @Test("An SQLite database named without its table: the one named like the file, else its only table; several: 65")
+    @Test("An SQLite database named without its table: the one named like the file, else its only table, else every table")
     func sqliteTable() throws {
         let tmp = try Scratch("profile-sqlite-table")
         defer { tmp.remove() }
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        // Python's sqlite3 makes the databases and says what each table and view of shop.sqlite holds.
         let made = try ChildProcess.run([python.path, "-c", """
-            import sqlite3, sys
+            import json, random, sqlite3, sys
             one = sqlite3.connect(sys.argv[1] + '/export.sqlite')
             one.execute('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT)')
             one.executemany('INSERT INTO items VALUES (?, ?)', [(1, 'Ann'), (2, 'Bob')]); one.commit()
-            two = sqlite3.connect(sys.argv[1] + '/two.sqlite')
-            two.execute('CREATE TABLE a (x)'); two.execute('CREATE TABLE b (y)'); two.commit()
+            shop = sqlite3.connect(sys.argv[1] + '/shop.sqlite')
+            rng = random.Random(7)
+            shop.execute('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)')
+            shop.execute('CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL, total REAL NOT NULL)')
+            shop.executemany('INSERT INTO customers VALUES (?, ?)', [(i, rng.choice(['Ann', 'Bob', 'Cy']) + str(i)) for i in range(1, 41)])
+            shop.executemany('INSERT INTO orders VALUES (?, ?, ?)', [(i, rng.randint(1, 40), rng.randint(1, 999) / 4) for i in range(1, 301)])
+            shop.execute('CREATE VIEW big_orders AS SELECT id, total FROM orders WHERE total > 200')
+            shop.commit()
+            tables = [r[0] for r in shop.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")]
+            print(json.dumps({t: [shop.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0],
+                                  [c[1] for c in shop.execute(f'PRAGMA table_info("{t}")')]] for t in tables}))
             """, tmp.url.path])
         try #require(made.status == 0, "\(made)")
+        let want = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: [Any]])
         let text = try assertExecute(["profile", "export.sqlite", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
         #expect(text.stdoutText.hasPrefix("export.sqlite (sqlite, table 'items'): 2 records\n"), "\(text)")
         let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
         #expect(rules.contains("    format: sqlite\n    sqlite: { table: \"items\" }\n"), "\(rules)")
         try assertExecute(["run", "rules.yml"], in: tmp.url, exitCode: 0)
-        let two = try assertExecute(["profile", "two.sqlite"], in: tmp.url, exitCode: 65,
-                                    stderrContains: ["the database has no table or view 'two'. Its tables and views: 'a', 'b'. "
-                                                     + "Check that this is the right database, or name one of its tables"])
-        #expect(!two.stderrText.contains("rules"), "no rules file to point at: \(two)")
-        let named = try assertExecute(["profile", "two.sqlite#b"], in: tmp.url, exitCode: 0)
-        #expect(named.stdoutText.hasPrefix("two.sqlite (sqlite, table 'b'): 0 records\n"), "\(named)")
+
+        // Several tables, none named like the file: each is a source named after it, and the
+        // references between them are suggested.
+        let shop = try assertExecute(["profile", "shop.sqlite", "--format", "json", "--rules-out", "shop.yml"], in: tmp.url, exitCode: 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: shop.stdout) as? [String: Any])
+        let sources = try #require(report["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["name"] as? String } == want.keys.sorted())
+        for source in sources {
+            let name = try #require(source["name"] as? String)
+            #expect((source["options"] as? [String: String]) == ["table": name])
+            #expect(source["records"] as? Int == want[name]?[0] as? Int, "\(name)")
+            #expect((source["columns"] as? [[String: Any]])?.map { $0["name"] as? String } == (want[name]?[1] as? [String]), "\(name)")
+        }
+        let drafted = try String(contentsOf: tmp.url.appendingPathComponent("shop.yml"), encoding: .utf8)
+        #expect(drafted.hasPrefix("# Rules suggested by `auditor profile` from shop.sqlite.\n"), "\(drafted)")
+        #expect(drafted.contains("customer_id_ref: { attribute: customer_id, references: Customers.id }"), "\(drafted)")
+        try assertExecute(["run", "shop.yml"], in: tmp.url, exitCode: 0)
+
+        // Tables named after one file: each source is named after its table; named otherwise, two names that clash are refused.
+        let named = try assertExecute(["profile", "shop.sqlite#orders", "shop.sqlite#customers"], in: tmp.url, exitCode: 0)
+        #expect(named.stdoutText.hasPrefix("shop.sqlite (sqlite, table 'orders'): 300 records\n"), "\(named)")
+        try assertExecute(["profile", "--format", "json", "x=shop.sqlite#orders", "x=shop.sqlite#customers"], in: tmp.url, exitCode: 64,
+                          stderrContains: ["two sources are named 'x'; name them: NAME=PATH"])
+        // --table names the table of every database.
+        let table = try assertExecute(["profile", "shop.sqlite", "--table", "customers"], in: tmp.url, exitCode: 0)
+        #expect(table.stdoutText.hasPrefix("shop.sqlite (sqlite, table 'customers'): 40 records\n"), "\(table)")
     }
 }

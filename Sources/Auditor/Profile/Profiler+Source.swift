@@ -107,18 +107,37 @@ extension Profiler {
             }
             formatOf[pair.name] = pair.path
         }
-        let sources = arguments.map(split)
-        var names = Set<String>()
-        for (name, _, _) in sources where !names.insert(name).inserted {
-            throw AuditError(.usage, "two sources are named '\(name)'; name them: NAME=PATH")
-        }
-        if let stray = formatOf.keys.sorted().first(where: { !names.contains($0) }) {
+        let given = arguments.map(split)
+        if let stray = formatOf.keys.sorted().first(where: { name in !given.contains { $0.name == name } }) {
             throw AuditError(.usage, "--source-format names '\(stray)', which is no source of this profile; its sources are "
-                                 + "\(sources.map { "'\($0.name)'" }.joined(separator: ", ")) (NAME=PATH names one)")
+                                 + "\(given.map { "'\($0.name)'" }.joined(separator: ", ")) (NAME=PATH names one)")
         }
-        return ProfileReport(sources: try sources.map { name, path, selector in
-            try profile(path: path, name: name, selector: selector, table: table, record: record, format: formatOf[name],
-                        registry: registry, jobs: jobs)
+        var sources = [(name: String, path: String, selector: String?, format: String?)]()
+        var named = [Bool]()
+        for (argument, (name, path, selector)) in zip(arguments, given) {
+            let format = formatOf[name]
+            // A database given no table, with several and none named like the file: each of its tables, named after it.
+            if selector == nil, table == nil, let factory = format.map(registry.factory(format:)) ?? registry.factory(forPath: path),
+               let tables = factory.profiledTables?(path, SourceURL.redacted(path)), !tables.isEmpty {
+                sources += tables.map { ($0, path, $0, format) }
+                named += tables.map { _ in true }
+                continue
+            }
+            sources.append((name, path, selector, format))
+            named.append(argument.hasPrefix(name + "="))
+        }
+        // PATH#A PATH#B: the sources named after their file are named after their table or record element instead.
+        let shared = Dictionary(sources.map { ($0.name, 1) }, uniquingKeysWith: +)
+        for i in sources.indices where !named[i] && shared[sources[i].name, default: 0] > 1 {
+            if let selector = sources[i].selector, let last = selector.split(separator: "/").last { sources[i].name = String(last) }
+        }
+        var names = Set<String>()
+        for source in sources where !names.insert(source.name).inserted {
+            throw AuditError(.usage, "two sources are named '\(source.name)'; name them: NAME=PATH")
+        }
+        return ProfileReport(sources: try sources.map { source in
+            try profile(path: source.path, name: source.name, selector: source.selector, table: table, record: record,
+                        format: source.format, registry: registry, jobs: jobs)
         })
     }
 

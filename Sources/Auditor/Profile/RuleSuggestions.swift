@@ -139,10 +139,10 @@ package enum RuleSuggestions {
             guard let t = c.inferredType else { continue }
             let valid = c.typeValid
             if t != .string {
-                rule("type", "type: \(t.rawValue)", "\(Evidence.share(valid, f.present)) of \(Evidence.count(f.present)) values are \(t.phrase)" + (f.present > valid ? "; \(Evidence.count(f.present - valid)) are not (flagged outliers)" : ""), f.present - valid)
+                rule("type", "type: \(t.rawValue)", "\(Evidence.share(valid, f.present)) of \(Evidence.values(f.present)) \(t.phrase)" + (f.present > valid ? "; \(Evidence.count(f.present - valid)) are not (flagged outliers)" : ""), f.present - valid)
             }
             if c.isKey {
-                rule("unique", "unique: true", "all \(Evidence.count(f.present)) values are present and distinct", 0)
+                rule("unique", "unique: true", "all \(Evidence.values(f.present)) present and distinct", 0)
             }
             if (t == .integer || t == .decimal), let tf = f.types[t], tf.count > 0, tf.negative == 0 {
                 rule("min", "min: 0", "no value is negative (smallest \(tf.minText))", 0)
@@ -157,19 +157,19 @@ package enum RuleSuggestions {
                    Double(rareTotal) <= 0.01 * Double(f.present) {
                     let list = common.map { Evidence.quoted($0.value) }.joined(separator: ", ")
                     let rareCount = rare.reduce(0) { $0 + $1.count }
-                    rule("enum", "enum: [\(list)]", "\(common.count) distinct values cover \(Evidence.share(f.present - rareCount, f.present)) of \(Evidence.count(f.present)) values" + (rareCount > 0 ? "; \(Evidence.count(rareCount)) rare values are flagged outliers" : ""), rareCount, values: rare)
+                    rule("enum", "enum: [\(list)]", "\(common.count) distinct values cover \(Evidence.share(f.present - rareCount, f.present)) of \(Evidence.count(f.present)) value\(f.present == 1 ? "" : "s")" + (rareCount > 0 ? "; \(Evidence.count(rareCount)) rare values are flagged outliers" : ""), rareCount, values: rare)
                     continue
                 }
             }
             for cls in [FormatClass.uuid, .email, .digits, .upperCode, .letters] {
                 guard let n = f.classes[cls], let pattern = cls.pattern, f.present > 0,
                       Double(n) >= patternShare * Double(f.present) else { continue }
-                rule("pattern", "pattern: \(Evidence.quoted(pattern))", "\(Evidence.share(n, f.present)) of \(Evidence.count(f.present)) values are \(cls.rawValue)" + (n < f.present ? "; \(Evidence.count(f.present - n)) are not (flagged outliers)" : ""), f.present - n)
+                rule("pattern", "pattern: \(Evidence.quoted(pattern))", "\(Evidence.share(n, f.present)) of \(Evidence.values(f.present)) \(cls.rawValue)" + (n < f.present ? "; \(Evidence.count(f.present - n)) are not (flagged outliers)" : ""), f.present - n)
                 break
             }
             if let lo = f.minLength, let hi = f.maxLength, hi <= 255 {
                 rule("minLength", "minLength: \(lo)",
-                     "the shortest of \(Evidence.count(f.present)) values has \(lo) character\(lo == 1 ? "" : "s")", 0)
+                     "the shortest of \(Evidence.count(f.present)) value\(f.present == 1 ? "" : "s") has \(lo) character\(lo == 1 ? "" : "s")", 0)
                 rule("maxLength", "maxLength: \(hi)", "the longest has \(hi) character\(hi == 1 ? "" : "s")", 0)
             }
         }
@@ -213,6 +213,11 @@ package enum Evidence {
             out.append(ch)
         }
         return (n < 0 ? "-" : "") + out
+    }
+
+    /// `1 value is`, `1,000 values are`: a count of values and its verb.
+    public static func values(_ n: Int) -> String {
+        n == 1 ? "1 value is" : "\(count(n)) values are"
     }
 
     /// `99.8 %` (one decimal; never rounds a partial share up to 100 % or down to 0 %).

@@ -71,7 +71,7 @@ package enum RulesDraft {
 
     /// "99.9 % of 4,990 values are keys of departments.id; 3 are not (flagged outliers)".
     static func evidence(_ fk: ForeignKey) -> String {
-        "\(Evidence.share(fk.checked - fk.outliers, fk.checked)) of \(Evidence.count(fk.checked)) values (\(Evidence.count(fk.distinct)) distinct) are keys of \(fk.targetSource).\(fk.targetColumn)"
+        "\(Evidence.share(fk.checked - fk.outliers, fk.checked)) of \(Evidence.count(fk.checked)) value\(fk.checked == 1 ? "" : "s") (\(Evidence.count(fk.distinct)) distinct) \(fk.checked == 1 ? "is a key" : "are keys") of \(fk.targetSource).\(fk.targetColumn)"
             + (fk.outliers > 0 ? "; \(Evidence.count(fk.outliers)) are not (flagged outliers)" : "")
     }
 
@@ -94,7 +94,7 @@ package enum RulesDraft {
     ///   - folder: The folder the rules file will be written to (source paths are relative to it).
     /// - Returns: YAML that `auditor check` accepts.
     public static func yaml(_ report: ProfileReport, folder: String) -> String {
-        var y = "# Rules suggested by `auditor profile` from \(report.sources.map(\.path).joined(separator: ", ")).\n"
+        var y = "# Rules suggested by `auditor profile` from \(report.sources.map(\.path).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")).\n"
         y += "# Each rule's comment gives its evidence. The profiled data passes every rule except the\n"
         y += "# flagged outliers (\(Evidence.count(report.outlierCount)) record findings in all). Review before use.\n"
         y += "version: 1\nsources:\n"
@@ -133,7 +133,7 @@ package enum RulesDraft {
                 let type = c.inferredType ?? .string
                 y += "      \(key(c.name)):\n"
                 if let kind = c.composite {
-                    y += "        # 100 % of \(Evidence.count(c.facts.present)) values are \(kind)s"
+                    y += "        # 100 % of \(Evidence.values(c.facts.present)) \(c.facts.present == 1 ? "a \(kind)" : "\(kind)s")"
                         + " (\(c.facts.minItems ?? 0)–\(c.facts.maxItems ?? 0) \(kind == "list" ? "items" : "entries"))\n"
                     // An attribute needs a constraint: `string` accepts a list or map as it is.
                     if mine.isEmpty { y += "        type: string\n" }

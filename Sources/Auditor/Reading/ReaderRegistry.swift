@@ -52,6 +52,10 @@ public struct ReaderFactory: Sendable {
     /// "items"]`). Given the path and the path as messages show it; empty when the defaults read
     /// it, or it cannot be read.
     package var sniff: (@Sendable (_ path: String, _ displayPath: String) -> [String: String])?
+    /// The tables `auditor profile` reads from a database it is given no table of: every table
+    /// and view when there are several and none is named like the file (the default); empty
+    /// otherwise (``sniff`` then names the only one).
+    package var profiledTables: (@Sendable (_ path: String, _ displayPath: String) -> [String])?
     /// The shapes that a file's own schema gives its fields, where the format has lists and maps
     /// of its own (Parquet `LIST` and `MAP` columns), read from its metadata only, so that list
     /// and map constraints are checked against them before the run; nil when it cannot be read

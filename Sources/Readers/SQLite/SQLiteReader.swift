@@ -70,6 +70,10 @@ package final class SQLiteReader: RecordReader {
             })
         factory.readsKeyColumnsAlone = true
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
+        factory.profiledTables = { path, displayPath in
+            let tables = otherTables(path: path, displayPath: displayPath)
+            return tables.count > 1 ? tables : []
+        }
         return factory
     }()
 
