@@ -299,4 +299,26 @@ struct ProfileInputTests {
         let table = try assertExecute(["profile", "shop.sqlite", "--table", "customers"], in: tmp.url, exitCode: 0)
         #expect(table.stdoutText.hasPrefix("shop.sqlite (sqlite, table 'customers'): 40 records\n"), "\(table)")
     }
+
+    @Test("The drafted key is the candidate named id, else one ending in id, else the first; an integer before text")
+    func draftedKey() throws {
+        let tmp = try Scratch("profile-key")
+        defer { tmp.remove() }
+        // Every column is distinct: each is a candidate key. In XML, attributes come after child elements.
+        try tmp.write("o.xml", """
+            <orders xmlns="urn:shop">
+              <order id="1"><total>12.50</total><ref>A</ref></order>
+              <order id="2"><total>7</total><ref>B</ref></order>
+            </orders>
+
+            """)
+        try tmp.write("a.csv", "total,code,order_id,label_id\n1.5,x,1,a\n2.5,y,2,b\n")
+        try tmp.write("b.csv", "total,code\n1.5,x\n2.5,y\n")
+        for (file, key) in [("o.xml", "id"), ("a.csv", "order_id"), ("b.csv", "code")] {
+            try assertExecute(["profile", file, "--rules-out", "\(file).yml"], in: tmp.url, exitCode: 0)
+            let rules = try String(contentsOf: tmp.url.appendingPathComponent("\(file).yml"), encoding: .utf8)
+            #expect(rules.contains("    key: [\(key)]\n"), "\(file): \(rules)")
+            try assertExecute(["run", "\(file).yml"], in: tmp.url, exitCode: 0)
+        }
+    }
 }

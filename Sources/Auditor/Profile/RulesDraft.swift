@@ -56,6 +56,16 @@ package enum RulesDraft {
 
     static func key(_ name: String) -> String { isPlain(name) ? name : Evidence.quoted(name) }
 
+    /// The candidate key the drafted entity is keyed by: one named `id`, else one whose name ends
+    /// in `id`, else the first; an integer before text, text before other types.
+    static func primaryKey(_ s: SourceProfile) -> ColumnProfile? {
+        func rank(_ c: ColumnProfile, _ i: Int) -> (Int, Int, Int) {
+            let name = c.name.lowercased()
+            return (name == "id" ? 0 : name.hasSuffix("id") ? 1 : 2, c.inferredType == .integer ? 0 : c.inferredType == .string ? 1 : 2, i)
+        }
+        return s.columns.enumerated().filter(\.element.isKey).min { rank($0.element, $0.offset) < rank($1.element, $1.offset) }?.element
+    }
+
     /// Whether a JSON Lines key can be named as a `path:` of the jsonl block (keys separated by dots).
     static func isPath(_ name: String) -> Bool { !name.isEmpty && !name.contains(".") }
 
@@ -116,7 +126,7 @@ package enum RulesDraft {
         for (i, s) in report.sources.enumerated() {
             let rules = report.rules[i]
             y += "  \(RuleSuggestions.entityName(s.name)):\n    source: \(key(s.name))\n    idPrefix: \(Evidence.quoted(s.name))\n"
-            if let k = s.columns.first(where: \.isKey) {
+            if let k = primaryKey(s) {
                 y += "    key: [\(key(k.name))]\n"
             } else if let first = s.compositeKeys.first {
                 y += "    key: [\(first.map(key).joined(separator: ", "))]\n"
