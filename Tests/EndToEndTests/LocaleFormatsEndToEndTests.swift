@@ -84,8 +84,8 @@ import Testing
         let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
         try tmp.write("order.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "born: D.M.Y"))
         try assertExecute(["check", "order.yml"], in: tmp.url, exitCode: 78,
-                          stderrContains: ["order.yml:3:98: dateFormat of 'born' must be DD, MM and YYYY in any order, with one of . / - "
-                                           + "between them (DD.MM.YYYY, MM/DD/YYYY, DD-MM-YYYY); got 'D.M.Y'"])
+                          stderrContains: ["order.yml:3:98: dateFormat of 'born' must be DD or D, MM or M, and YYYY in any order, with one "
+                                           + "of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; D and M take one or two digits); got 'D.M.Y'"])
         try tmp.write("both.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "amount: DD.MM.YYYY"))
         try assertExecute(["check", "both.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["'amount' is in both decimalComma and dateFormat; a column holds numbers or dates"])
@@ -103,5 +103,69 @@ import Testing
         #expect(got["csv.decimal.point"] == expected["csv.decimal.point"], "\(got)")
         #expect(got["export.amount.type"] == expected["Export.amount.type"], "\(got)")
         #expect(got["export.born.type"] == expected["Export.born.type"], "\(got)")
+    }
+
+    /// Writes argv[1]/us.csv, dates as a US spreadsheet writes them (`1/2/2024`, `12/25/2024`),
+    /// and prints the counts that us.yml must give and the first failing hire date as Python reads it.
+    static let usGenerator = #"""
+        import datetime, json, random, sys
+        rnd = random.Random(23)
+        counts = {"Us.hired.type": 0, "Us.hired.min": 0, "Us.hired.max": 0}
+        lines, first = ["id,hired"], None
+        for i in range(1, 20001):
+            d = datetime.date(1990, 1, 1) + datetime.timedelta(days=rnd.randint(0, 14000))
+            r = rnd.random()
+            if r < 0.01:
+                text = rnd.choice(["2/30/2024", "13/1/2024", "0/5/2020", "1/2/24", "1-2-2024", "01/002/2024", " 1/2/2024"])
+                counts["Us.hired.type"] += 1
+            else:
+                text = f"{d.month}/{d.day}/{d.year}" if r < 0.6 else d.strftime("%m/%d/%Y")
+                if d < datetime.date(1995, 1, 1): counts["Us.hired.min"] += 1
+                if d > datetime.date(2025, 12, 31): counts["Us.hired.max"] += 1
+                if first is None and d < datetime.date(1995, 1, 1): first = d.isoformat()
+            lines.append(f"{i},{text}")
+        with open(sys.argv[1] + "/us.csv", "w", encoding="utf-8", newline="") as f:
+            f.write("\n".join(lines) + "\n")
+        print(json.dumps({"counts": counts, "first": first}))
+        """#
+
+    @Test("M/D/YYYY: one- and two-digit months and days read as Python's datetime on one and two threads; the profile finds the order")
+    func usDates() throws {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let tmp = try Scratch("us-dates")
+        defer { tmp.remove() }
+        let made = try ChildProcess.run([python.path, "-c", Self.usGenerator, tmp.url.path])
+        try #require(made.status == 0, "\(made)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Any])
+        let expected = try #require(answer["counts"] as? [String: Int])
+        #expect(expected.values.allSatisfy { $0 > 0 }, "every rule has something to find: \(expected)")
+        try tmp.write("us.yml", """
+            version: 1
+            sources:
+              us: { path: us.csv, csv: { dateFormat: { hired: M/D/YYYY } } }
+            entities:
+              Us:
+                source: us
+                attributes:
+                  id: { type: integer, unique: true }
+                  hired: { type: date, min: "1995-01-01", max: "2025-12-31" }
+
+            """)
+        var reports = [String: Int]()
+        for jobs in ["1", "2"] {
+            let run = try Auditor.run(["run", "us.yml", "--format", "json", "-q", "-j", jobs, "--chunk-size", "1000"], in: tmp.url)
+            #expect(run.status == 1, "\(run)")
+            let report = try ReportJSON(run.stdout)
+            let got = try report.violationsByRule()
+            for (rule, count) in expected { #expect(got[rule] == count, "-j \(jobs) \(rule): \(got[rule] ?? -1), Python: \(count)") }
+            if jobs == "2" { #expect(got == reports) } else { reports = got }
+            // A date is shown as it is read.
+            let sample = report.rules(withID: "Us.hired.min").first.flatMap { ($0["samples"] as? [[String: Any]])?.first?["value"] as? String }
+            #expect(sample == answer["first"] as? String, "\(sample ?? "none")")
+        }
+        let profiled = try assertExecute(["profile", "us.csv", "--rules-out", "drafted.yml"], in: tmp.url, exitCode: 0)
+        #expect(profiled.stdoutText.hasPrefix("us.csv (csv, dates M/D/YYYY in 'hired'): 20,000 records\n"), "\(profiled)")
+        let drafted = try Auditor.run(["run", "drafted.yml", "--format", "json", "-q"], in: tmp.url)
+        #expect(try ReportJSON(drafted.stdout).violationsByRule()["us.hired.type"] == expected["Us.hired.type"], "\(drafted)")
     }
 }

@@ -65,6 +65,10 @@ struct CSVChunkAssembler {
     private var issues: [RecordIssue] = []
     /// `chunk.bytes` offset = `bias` + buffer position, for the segment being scanned.
     private var bias = 0
+    /// Dates that grow as they are read (`1/2/2024` → `2024-01-02`), ten bytes each, placed after
+    /// the segments when the chunk is built, and the cells (column, record) that read them.
+    private var grown: [UInt8] = []
+    private var grownCells: [(column: Int, row: Int)] = []
 
     init(width: Int, capacity: Int, cells: UnsafeMutablePointer<Cell>, nulls: CSVNullMatcher,
          quote: UInt8, rewrites: [CSVColumnRewrite] = [], records: Int, expectedBytes: Int) {
@@ -168,14 +172,26 @@ struct CSVChunkAssembler {
     }
 
     /// A `decimalComma:` column's number or a `dateFormat:` column's date rewritten in place in
-    /// the buffer (before its segment is copied), or a number written with a decimal point reported.
+    /// the buffer (before its segment is copied; a shorter date, `1/2/2024`, into ``grown``), or a
+    /// number written with a decimal point reported.
     private mutating func rewrite(_ base: UnsafeMutablePointer<UInt8>, _ r: CSVColumnRewrite, row: Int, name: String) {
         let slot = cells + r.column * capacity + row
         let cell = slot.pointee
         guard cell.tag == .text else { return }
         let start = Int(cell.payload) - bias
-        guard r.date == nil else {
-            _ = r.date?.rewrite(base + start, length: Int(cell.length))
+        if let date = r.date {
+            let length = Int(cell.length)
+            if length == 10 {
+                _ = date.read(base + start, length: 10, into: base + start)
+            } else if length < 10 {
+                let at = grown.count
+                grown.append(contentsOf: repeatElement(0, count: 10))
+                if grown.withUnsafeMutableBufferPointer({ date.read(base + start, length: length, into: $0.baseAddress! + at) }) {
+                    grownCells.append((r.column, row))
+                } else {
+                    grown.removeLast(10)
+                }
+            }
             return
         }
         switch CSVDecimalComma.rewrite(base + start, length: Int(cell.length)) {
@@ -212,7 +228,12 @@ struct CSVChunkAssembler {
         for c in 0 ..< width {
             columns.append(Array(UnsafeBufferPointer(start: cells + c * capacity, count: count)))
         }
-        return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes, columns: columns,
+        guard !grownCells.isEmpty else {
+            return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes, columns: columns,
+                               locations: locations, issues: issues)
+        }
+        for (i, cell) in grownCells.enumerated() { columns[cell.column][cell.row] = .text(offset: bytes.count + i * 10, length: 10) }
+        return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes + grown, columns: columns,
                            locations: locations, issues: issues)
     }
 }

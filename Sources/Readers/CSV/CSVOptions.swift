@@ -12,7 +12,7 @@ import Auditor
 ///   explicitNullValues: ["NULL", "\\N"]
 ///   encoding: utf-8
 ///   decimalComma: [price, amount]   # numbers written 1.234,50 (CSVDecimalComma)
-///   dateFormat: { born: DD.MM.YYYY } # dates written 31.12.2024 (CSVDateFormat)
+///   dateFormat: { born: DD.MM.YYYY } # dates written 31.12.2024, or M/D/YYYY: 1/2/2024 (CSVDateFormat)
 /// ```
 ///
 /// `nullValues` and `explicitNullValues` apply to *unquoted* fields only: an unquoted empty
