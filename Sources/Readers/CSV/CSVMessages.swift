@@ -37,6 +37,14 @@ enum CSVMessages {
         return located
     }
 
+    static func separatorLineDisagrees(_ path: String, hint: UInt8, delimiter: UInt8, quote: UInt8) -> AuditError {
+        let why = hint == quote ? "the quote is \(describe(quote))" : "the csv options say \(describe(delimiter))"
+        return AuditError(.malformedInput,
+                          "the first line 'sep=\(Character(Unicode.Scalar(hint)))' says that fields are separated by \(describe(hint)), but "
+                              + "\(why); remove that line from the file, or set delimiter: to it",
+                          location: "\(path):1:1")
+    }
+
     static func emptyFile(_ path: String) -> AuditError {
         AuditError(.malformedInput,
                    "empty file: no header; a CSV source needs a header line, or set header: false and list columns:",

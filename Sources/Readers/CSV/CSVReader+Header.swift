@@ -13,6 +13,31 @@ extension CSVReader {
         }
     }
 
+    /// The delimiter that a first line `sep=;` names (as spreadsheets write it for one another,
+    /// after any byte order mark; `SEP=` too), and that line's length with its line break.
+    /// - Throws: ``AuditError`` `.io` when reading fails.
+    static func separatorLine(_ input: CSVInput) throws -> (delimiter: UInt8, length: Int)? {
+        while input.end < 10, !input.atEOF {
+            _ = try input.refill(keepingFrom: 0)
+        }
+        return separatorLine(UnsafeBufferPointer(start: input.base, count: input.end))
+    }
+
+    /// ``separatorLine(_:)-(CSVInput)`` of a file's first bytes.
+    static func separatorLine(_ base: UnsafeBufferPointer<UInt8>) -> (delimiter: UInt8, length: Int)? {
+        let start = base.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+        func at(_ i: Int) -> UInt8? { start + i < base.count ? base[start + i] : nil }
+        guard let s = at(0), let e = at(1), let p = at(2), s | 0x20 == UInt8(ascii: "s"), e | 0x20 == UInt8(ascii: "e"),
+              p | 0x20 == UInt8(ascii: "p"), at(3) == UInt8(ascii: "="), let delimiter = at(4),
+              delimiter == 9 || (delimiter >= 0x20 && delimiter < 0x7F) else { return nil }
+        switch (at(5), at(6)) {
+        case (UInt8(ascii: "\n")?, _): return (delimiter, 6)
+        case (UInt8(ascii: "\r")?, UInt8(ascii: "\n")?): return (delimiter, 7)
+        case (nil, _): return (delimiter, 5)
+        default: return nil
+        }
+    }
+
     /// Reads the first record as the field names.
     ///
     /// - Returns: The header's names (unchecked when ``CSVOptions/columns`` replaces them).

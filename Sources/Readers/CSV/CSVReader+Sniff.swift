@@ -18,7 +18,9 @@ extension CSVReader {
     package static func sniffOptions(path: String, displayPath: String) -> [String: String] {
         guard let sample = ByteSources.sample(path: path, displayPath: displayPath, count: dialectSampleBytes) else { return [:] }
         let standard = defaultDelimiter(for: path)
-        let found = sniffDelimiter(sample.bytes, whole: sample.whole, default: standard)
+        // A `sep=;` first line says it (the reader skips that line).
+        let hinted = sample.bytes.withUnsafeBufferPointer { separatorLine($0)?.delimiter }
+        let found = hinted ?? sniffDelimiter(sample.bytes, whole: sample.whole, default: standard)
         return found == standard ? [:] : ["delimiter": String(UnicodeScalar(found))]
     }
 

@@ -118,15 +118,29 @@ import Auditor
         self.segmentBytes = max(1, segmentBytes)
         morsels = CSVMorselState(buffers: CSVBufferPool(size: max(1, segmentBytes)))
         try CSVReader.check(options)
+        let input = try CSVInput(path: path, displayPath: shownPath, capacity: bufferCapacity)
+        // A spreadsheet's `sep=;` first line names the delimiter.
+        var options = options
+        let separatorLine = try Self.separatorLine(input)
+        if let (delimiter, _) = separatorLine, delimiter != options.delimiter {
+            if options.delimiterGiven || delimiter == options.quote {
+                throw CSVMessages.separatorLineDisagrees(shownPath, hint: delimiter, delimiter: options.delimiter, quote: options.quote)
+            }
+            options.delimiter = delimiter
+        }
         self.options = options
         scanner = CSVScanner(delimiter: options.delimiter, quote: options.quote)
         nulls = CSVNullMatcher(options.nullValues, explicit: options.explicitNullValues)
-        input = try CSVInput(path: path, displayPath: shownPath, capacity: bufferCapacity)
+        self.input = input
         // Allocated after the last throw that can happen before `self` is complete: from
         // here on a throw runs `deinit`, which frees it.
         spans = CSVFieldSpans()
         schema = Schema(fields: options.columns ?? [])
         try skipByteOrderMark()
+        if let (_, length) = separatorLine {
+            position += length
+            line += 1
+        }
         if options.diagnosesEncoding { try checkEncoding() }
         if options.header {
             let header = try readHeader()
