@@ -330,7 +330,8 @@ public struct AuditEngine: Sendable {
         guard let path = options.previousPaths[entity.source] else { return nil }
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
-        var summary = InputSummary(source: entity.source, path: SourceURL.redacted(path), format: source?.format ?? "",
+        var summary = InputSummary(source: entity.source, path: SourceURL.redacted(path),
+                                   format: source.flatMap { try? factory(for: $0, path: path).format } ?? "",
                                    bytes: Self.fileSize(path), records: 0, complete: true, error: nil, seconds: 0,
                                    isPrevious: true)
         guard !entity.key.isEmpty else {
@@ -500,7 +501,9 @@ public struct AuditEngine: Sendable {
         let t0 = ContinuousClock.now
         let source = plan.source(named: entity.source)
         var display = inputLabel(plan, ei, path: path)
-        var summary = InputSummary(source: entity.source, path: display, format: source?.format ?? "",
+        // The format as the path tells it, for an input that cannot be opened too.
+        var summary = InputSummary(source: entity.source, path: display,
+                                   format: source.flatMap { try? factory(for: $0, path: display).format } ?? "",
                                    bytes: Self.fileSize(display), records: 0, complete: true, error: nil, seconds: 0)
         /// The entity's rules are not evaluated: the input cannot be opened, or lacks a field.
         func unread(_ e: AuditError) -> EntityPass {
