@@ -37,6 +37,17 @@ struct ExitCodeTests {
         #expect(try tmp.listing("out") == ["report.json"])
     }
 
+    @Test("An input that cannot be opened (an empty CSV): 65, and the report names its format all the same")
+    func unopenedInputKeepsItsFormat() throws {
+        let tmp = try Scratch("unopened")
+        defer { tmp.remove() }
+        try tmp.write("data.csv", "")
+        try tmp.write("rules.yml", Fixture.rules(path: "data.csv"))
+        let run = try assertExecute(["run", "rules.yml", "--format", "json"], in: tmp.url, exitCode: 65, stderrContains: ["empty file"])
+        let input = try #require(try ReportJSON(run.stdout).inputs.first)
+        #expect(input["complete"] as? Bool == false && input["format"] as? String == "csv", "\(input)")
+    }
+
     @Test("Malformed CSV, text report on stdout: 65 and Result: INCOMPLETE")
     func malformedCSVText() throws {
         let tmp = try Scratch("malformed-text")
