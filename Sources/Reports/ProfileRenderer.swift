@@ -110,6 +110,7 @@ package enum ProfileRenderer {
         if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
         var parts = [s.format]
         if let d = s.options["delimiter"] { parts.append("\(d == "\t" ? "TAB" : "'\(d)'")-delimited") }
+        if let e = s.options["encoding"] { parts.append(e) }
         parts += s.readings.described
         return parts.joined(separator: ", ")
     }

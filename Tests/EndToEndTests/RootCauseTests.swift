@@ -91,6 +91,48 @@ struct RootCauseTests {
         #expect(run.stderrText.contains("iconv -f LATIN1 -t UTF-8 'people.csv' > converted.csv"), "\(run)")
     }
 
+    /// Writes the example in a codec (characters it lacks as `?`) and, as UTF-8, the text
+    /// that Python decodes from those bytes: the twin the audit must equal. Cp1252 gets a `€`
+    /// and curly quotes in the first name, which Latin-1 lacks.
+    static let twins = #"""
+        import sys
+        text = open(sys.argv[1], encoding='utf-8', newline='').read()
+        if sys.argv[3] == 'cp1252':
+            text = text.replace('Julia', 'Ju\u20ac\u201clia\u201d', 1)
+        data = text.encode(sys.argv[3], errors='replace')
+        open(sys.argv[2], 'wb').write(data)
+        open(sys.argv[2] + '.utf8.csv', 'w', encoding='utf-8', newline='').write(data.decode(sys.argv[3]))
+        """#
+
+    @Test("encoding: latin-1 and windows-1252 read the file as Python decodes it: the same report as its UTF-8 twin",
+          arguments: [("latin-1", "latin-1"), ("cp1252", "windows-1252")])
+    func readWithEncoding(codec: String, option: String) throws {
+        let tmp = try Scratch("encoding-\(codec)")
+        defer { tmp.remove() }
+        try Self.python(Self.twins, [Self.example, tmp.path("people.csv"), codec])
+        let people = try DataErrorTests.rules(people: "people.csv")
+        let csv = #"csv: { delimiter: ",", header: true, nullValues: [""] }"#
+        try #require(people.contains(csv))
+        try tmp.write("encoded.yml", people.replacingOccurrences(of: csv, with: #"csv: { delimiter: ",", header: true, nullValues: [""], encoding: \#(option) }"#))
+        try tmp.write("twin.yml", try DataErrorTests.rules(people: "people.csv.utf8.csv"))
+        func audit(_ file: String, jobs: String) throws -> [String] {
+            let run = try Auditor.run(["run", file, "--format", "json", "-j", jobs, "--chunk-size", "64"], in: tmp.url)
+            #expect(run.status == 1, "\(run)")
+            return try ReportJSON(run.stdout).rules.map { rule in
+                let samples = (rule["samples"] as? [[String: Any]] ?? []).map {
+                    "\($0["value"] ?? "-") @\(($0["location"] as? [String: Any])?["text"] ?? "")"
+                }
+                return "\(rule["id"] ?? "") \(rule["violations"] ?? "") \(samples)"
+            }
+        }
+        let twin = try audit("twin.yml", jobs: "1")
+        #expect(twin.contains { $0.contains("Ju€“lia”") } == (codec == "cp1252"), "the twin holds the cp1252 name")
+        for jobs in ["1", "2"] {
+            let encoded = try audit("encoded.yml", jobs: jobs)
+            #expect(encoded == twin.map { $0.replacingOccurrences(of: "people.csv.utf8.csv", with: "people.csv") }, "-j \(jobs)")
+        }
+    }
+
     @Test("UTF-8 with one stray byte is read: the record is a csv.encoding finding, not a root cause")
     func strayByteIsAFinding() throws {
         let tmp = try Scratch("encoding-stray")

@@ -10,7 +10,7 @@ import Auditor
 ///   columns: [id, name, email]
 ///   nullValues: ["", "NA"]
 ///   explicitNullValues: ["NULL", "\\N"]
-///   encoding: utf-8
+///   encoding: windows-1252         # or latin-1; utf-8 by default
 ///   decimalComma: [price, amount]   # numbers written 1.234,50 (CSVDecimalComma)
 ///   dateFormat: { born: DD.MM.YYYY } # dates written 31.12.2024, or M/D/YYYY: 1/2/2024 (CSVDateFormat)
 /// ```
@@ -44,6 +44,8 @@ import Auditor
     var dateFormatMark: ConfigMark?
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
+    /// The file's encoding when it is not UTF-8 (`encoding: windows-1252`): read as UTF-8 text.
+    var encoding: SingleByteEncoding?
     /// Whether the block set `delimiter`; when not, the reader picks the path's default
     /// (TAB for `.tsv`) when it opens the input.
     var delimiterGiven = false
@@ -74,6 +76,7 @@ import Auditor
     public static func == (a: CSVOptions, b: CSVOptions) -> Bool {
         a.delimiter == b.delimiter && a.quote == b.quote && a.header == b.header
             && a.columns == b.columns && a.nullValues == b.nullValues && a.explicitNullValues == b.explicitNullValues
+            && a.encoding == b.encoding
     }
 }
 
@@ -160,10 +163,12 @@ extension CSVOptions {
             do throws(Diagnostic) {
                 let name = try value.string("encoding")
                 let folded = name.lowercased()
-                if folded != "utf-8", folded != "utf8" {
+                if let encoding = SingleByteEncoding(name: name) {
+                    options.encoding = encoding
+                } else if folded != "utf-8", folded != "utf8" {
                     problems.append(value.error(
-                        "encoding '\(name)' is not supported; the CSV reader reads utf-8 only. "
-                            + "Convert the file first, for example: iconv -f \(name) -t utf-8 in.csv > out.csv"))
+                        "encoding '\(name)' is not supported; the CSV reader reads utf-8, windows-1252 (cp1252) and latin-1 "
+                            + "(iso-8859-1). Convert the file first, for example: iconv -f \(name) -t utf-8 in.csv > out.csv"))
                 }
             } catch { problems.append(error) }
         }

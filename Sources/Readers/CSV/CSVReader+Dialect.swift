@@ -194,6 +194,9 @@ extension CSVMessages {
             let char = byte.map { String(UnicodeScalar($0)) } ?? "?"
             what = "\(path) looks Latin-1 (ISO-8859-1) encoded, not UTF-8: byte 0x\(hex) here is '\(char)' in "
                 + "Latin-1, and the file has no UTF-8 multi-byte character"
+            return AuditError(.malformedInput, what + ". Read it so: add 'encoding: windows-1252' (as Excel on Windows saves CSV) "
+                                  + "or 'encoding: latin-1' to the source's csv options, or convert it (\(convert)); no record was audited",
+                              location: "\(path):\(line):\(column)")
         }
         return AuditError(.malformedInput, what + ". Convert it (\(convert)) and audit the converted file; "
                               + "no record was audited",

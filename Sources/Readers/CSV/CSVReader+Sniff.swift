@@ -12,8 +12,9 @@ extension CSVReader {
     static let sniffRecords = 100
 
     /// The `csv:` options that read `path` as a table: `["delimiter": ";"]` when its first
-    /// records read as one with another delimiter than the path's default; empty otherwise,
-    /// also when the file cannot be read (opening it for the profile then says why).
+    /// records read as one with another delimiter than the path's default, and
+    /// `["encoding": "windows-1252"]` when its text looks Latin-1; empty otherwise, also when
+    /// the file cannot be read (opening it for the profile then says why).
     /// - Complexity: O(``dialectSampleBytes``).
     package static func sniffOptions(path: String, displayPath: String) -> [String: String] {
         guard let sample = ByteSources.sample(path: path, displayPath: displayPath, count: dialectSampleBytes) else { return [:] }
@@ -21,7 +22,12 @@ extension CSVReader {
         // A `sep=;` first line says it (the reader skips that line).
         let hinted = sample.bytes.withUnsafeBufferPointer { separatorLine($0)?.delimiter }
         let found = hinted ?? sniffDelimiter(sample.bytes, whole: sample.whole, default: standard)
-        return found == standard ? [:] : ["delimiter": String(UnicodeScalar(found))]
+        var options = found == standard ? [:] : ["delimiter": String(UnicodeScalar(found))]
+        // Text that looks Latin-1 is read as Windows-1252, as Excel on Windows saves it (its superset for text).
+        if case (.latin1, _)? = sample.bytes.withUnsafeBufferPointer({ sniff($0, complete: sample.whole) }) {
+            options["encoding"] = SingleByteEncoding.windows1252.rawValue
+        }
+        return options
     }
 
     /// The delimiter that reads `sample` as a table: among the candidates (`standard`, then

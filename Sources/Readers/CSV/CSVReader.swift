@@ -47,7 +47,7 @@ import Auditor
     /// (With `parallelism > 1`: the bytes cut into morsels so far.)
     /// For a compressed file: the compressed bytes read so far (progress against ``totalBytes``).
     public var bytesRead: Int64 {
-        input.source.compression == .none ? input.fileOffset + Int64(position) : input.bytesFromFile
+        input.source.compression == .none && options.encoding == nil ? input.fileOffset + Int64(position) : input.bytesFromFile
     }
     /// The file's size, when it is a regular file (its compressed size when it is compressed).
     public var totalBytes: Int64? { input.totalBytes }
@@ -118,7 +118,12 @@ import Auditor
         self.segmentBytes = max(1, segmentBytes)
         morsels = CSVMorselState(buffers: CSVBufferPool(size: max(1, segmentBytes)))
         try CSVReader.check(options)
-        let input = try CSVInput(path: path, displayPath: shownPath, capacity: bufferCapacity)
+        let input = if let encoding = options.encoding {
+            CSVInput(source: TranscodingSource(try ByteSources.open(path: path, displayPath: shownPath), encoding: encoding),
+                     capacity: bufferCapacity)
+        } else {
+            try CSVInput(path: path, displayPath: shownPath, capacity: bufferCapacity)
+        }
         // A spreadsheet's `sep=;` first line names the delimiter.
         var options = options
         let separatorLine = try Self.separatorLine(input)
@@ -141,7 +146,7 @@ import Auditor
             position += length
             line += 1
         }
-        if options.diagnosesEncoding { try checkEncoding() }
+        if options.diagnosesEncoding, options.encoding == nil { try checkEncoding() }
         if options.header {
             let header = try readHeader()
             if let columns = options.columns, columns.count != header.count {
