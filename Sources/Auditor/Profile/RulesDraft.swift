@@ -104,7 +104,9 @@ package enum RulesDraft {
     ///   - folder: The folder the rules file will be written to (source paths are relative to it).
     /// - Returns: YAML that `auditor check` accepts.
     public static func yaml(_ report: ProfileReport, folder: String) -> String {
-        var y = "# Rules suggested by `auditor profile` from \(report.sources.map(\.path).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")).\n"
+        // Each file once: a database's tables are sources of one file.
+        let files = report.sources.map(\.path).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        var y = "# Rules suggested by `auditor profile` from \(files.joined(separator: ", ")).\n"
         y += "# Each rule's comment gives its evidence. The profiled data passes every rule except the\n"
         y += "# flagged outliers (\(Evidence.count(report.outlierCount)) record findings in all). Review before use.\n"
         y += "version: 1\nsources:\n"

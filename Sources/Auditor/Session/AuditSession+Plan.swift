@@ -33,9 +33,10 @@ extension AuditSession {
         let decoded = registry.decodeOptions(spec.sources)
         var d = decoded.diagnostics
         // List and map constraints need list and map fields (split:, XML as: list|map, a Parquet
-        // LIST or MAP; in JSON Lines any field not declared otherwise, as its values say). Every option block of the source counts: one source may be read as CSV or
-        // XML (--source). Where a file's schema cannot be read (not there yet), they are not checked
-        // here; a value of another shape is then a finding of its rule. A source that `--source`
+        // LIST or MAP; in JSON Lines any field not declared otherwise, as its values say). Every
+        // option block of the source counts: one source may be read as CSV or XML (--source).
+        // Where a file's schema cannot be read (not there yet), they are not checked here; a
+        // value of another shape is then a finding of its rule. A source that `--source`
         // replaces is checked against the files it is read from.
         // (A name no source has, or one given twice, is the run's usage error, after the plan.)
         let replaced = (try? replacedFiles(sources) { name in spec.sources.first { $0.name == name }?.entries ?? [] }) ?? [:]
