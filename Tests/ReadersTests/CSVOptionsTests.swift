@@ -67,7 +67,7 @@ enum Node {
             "header": Node.scalar("maybe", 5, 15),
             "columns": Node.list(6, 15, ["id", "", "id"]),
             "nullValues": Node.scalar("NA", 7, 15),
-            "encoding": Node.scalar("latin-1", 8, 15),
+            "encoding": Node.scalar("koi8-r", 8, 15),
             "colour": Node.scalar("red", 9, 15),
         ])
         let problems = CSVOptions.decode(node).1
@@ -80,7 +80,7 @@ enum Node {
             (6, 20, "columns: item 2 is empty; every field needs a name"),
             (6, 24, "columns: 'id' is listed twice (items 1 and 3)"),
             (7, 15, "nullValues must be a list, not a scalar"),
-            (8, 15, "encoding 'latin-1' is not supported"),
+            (8, 15, "encoding 'koi8-r' is not supported"),
         ]
         #expect(problems.count == expected.count, "\(problems)")
         for (problem, (line, column, text)) in zip(problems, expected) {
