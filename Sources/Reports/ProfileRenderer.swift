@@ -92,11 +92,14 @@ package enum ProfileRenderer {
 
     /// How a source was read: its format, with the delimiter its first records told
     /// (`csv, ';'-delimited`) or the record element (`xml, record '/people/person'`).
-    /// A source's reader options: the sniffed ones as text, `decimalComma` as a list, `dateFormat` as an object.
+    /// A source's reader options: the sniffed ones as text, `decimalComma` and `thousandsComma` as lists, `dateFormat` as an object.
     static func options(_ s: SourceProfile) -> JSONValue {
         var members = s.options.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .string($0.value)) }
         if !s.readings.decimalComma.isEmpty {
             members.append(.init(key: "decimalComma", value: .array(s.readings.decimalComma.map { .string($0) })))
+        }
+        if !s.readings.thousandsComma.isEmpty {
+            members.append(.init(key: "thousandsComma", value: .array(s.readings.thousandsComma.map { .string($0) })))
         }
         if !s.readings.dateFormats.isEmpty {
             let formats = s.readings.dateFormats.sorted { $0.key < $1.key }.map { JSONValue.Member(key: $0.key, value: .string($0.value)) }

@@ -108,14 +108,14 @@ import Testing
     /// Writes argv[1]/us.csv, dates as a US spreadsheet writes them (`1/2/2024`, `12/25/2024`),
     /// and prints the counts that us.yml must give and the first failing hire date as Python reads it.
     static let usGenerator = #"""
-        import datetime, json, random, sys
+        import datetime, decimal, json, random, sys
         rnd = random.Random(23)
-        counts = {"Us.hired.type": 0, "Us.hired.min": 0, "Us.hired.max": 0}
-        lines, first = ["id,hired"], None
+        counts = {"Us.hired.type": 0, "Us.hired.min": 0, "Us.hired.max": 0, "Us.amount.type": 0, "Us.amount.max": 0}
+        lines, first = ["id,hired,amount"], None
         for i in range(1, 20001):
             d = datetime.date(1990, 1, 1) + datetime.timedelta(days=rnd.randint(0, 14000))
             r = rnd.random()
-            if r < 0.01:
+            if r < 0.005:                                    # few enough for the profile to call the column dates
                 text = rnd.choice(["2/30/2024", "13/1/2024", "0/5/2020", "1/2/24", "1-2-2024", "01/002/2024", " 1/2/2024"])
                 counts["Us.hired.type"] += 1
             else:
@@ -123,13 +123,20 @@ import Testing
                 if d < datetime.date(1995, 1, 1): counts["Us.hired.min"] += 1
                 if d > datetime.date(2025, 12, 31): counts["Us.hired.max"] += 1
                 if first is None and d < datetime.date(1995, 1, 1): first = d.isoformat()
-            lines.append(f"{i},{text}")
+            v = decimal.Decimal(rnd.randint(-10 ** 8, 10 ** 8)).scaleb(-rnd.choice([0, 2]))
+            amount = f'"{v:,f}"' if rnd.random() < 0.7 else f"{v:f}"
+            if rnd.random() < 0.005:
+                amount = '"1,23.5"'                             # not grouped in threes
+                counts["Us.amount.type"] += 1
+            elif v > 100000:
+                counts["Us.amount.max"] += 1
+            lines.append(f"{i},{text},{amount}")
         with open(sys.argv[1] + "/us.csv", "w", encoding="utf-8", newline="") as f:
             f.write("\n".join(lines) + "\n")
         print(json.dumps({"counts": counts, "first": first}))
         """#
 
-    @Test("M/D/YYYY: one- and two-digit months and days read as Python's datetime on one and two threads; the profile finds the order")
+    @Test("M/D/YYYY and 1,234.50: dates as Python's datetime reads them, amounts as its decimal, on one and two threads; the profile finds both")
     func usDates() throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("us-dates")
@@ -142,13 +149,14 @@ import Testing
         try tmp.write("us.yml", """
             version: 1
             sources:
-              us: { path: us.csv, csv: { dateFormat: { hired: M/D/YYYY } } }
+              us: { path: us.csv, csv: { dateFormat: { hired: M/D/YYYY }, thousandsComma: [amount] } }
             entities:
               Us:
                 source: us
                 attributes:
                   id: { type: integer, unique: true }
                   hired: { type: date, min: "1995-01-01", max: "2025-12-31" }
+                  amount: { type: decimal, max: 100000 }
 
             """)
         var reports = [String: Int]()
@@ -164,8 +172,11 @@ import Testing
             #expect(sample == answer["first"] as? String, "\(sample ?? "none")")
         }
         let profiled = try assertExecute(["profile", "us.csv", "--rules-out", "drafted.yml"], in: tmp.url, exitCode: 0)
-        #expect(profiled.stdoutText.hasPrefix("us.csv (csv, dates M/D/YYYY in 'hired'): 20,000 records\n"), "\(profiled)")
+        #expect(profiled.stdoutText.hasPrefix("us.csv (csv, thousands commas in 'amount', dates M/D/YYYY in 'hired'): 20,000 records\n"),
+                "\(profiled)")
         let drafted = try Auditor.run(["run", "drafted.yml", "--format", "json", "-q"], in: tmp.url)
-        #expect(try ReportJSON(drafted.stdout).violationsByRule()["us.hired.type"] == expected["Us.hired.type"], "\(drafted)")
+        let draftedCounts = try ReportJSON(drafted.stdout).violationsByRule()
+        #expect(draftedCounts["us.hired.type"] == expected["Us.hired.type"], "\(drafted)")
+        #expect(draftedCounts["us.amount.type"] == expected["Us.amount.type"], "\(drafted)")
     }
 }

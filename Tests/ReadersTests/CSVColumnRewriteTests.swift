@@ -22,7 +22,8 @@ import Testing
             v = decimal.Decimal(rnd.randint(0, 10 ** digits)).scaleb(-scale)
             if rnd.random() < 0.3: v = -v
             grouped = rnd.random() < 0.5
-            text = (f"{v:,f}" if grouped else f"{v:f}").translate(str.maketrans(",.", ".,"))
+            text = f"{v:,f}" if grouped else f"{v:f}"
+            if sys.argv[2:] != ["us"]: text = text.translate(str.maketrans(",.", ".,"))
             if rnd.random() < 0.1 and not text.startswith("-"): text = "+" + text
             cases.append({"text": text, "value": f"{v:f}"})
         for _ in range(2000):
@@ -56,6 +57,63 @@ import Testing
                 out.append({"kind": "unchanged"})
         print(json.dumps(out))
         """#
+
+    /// The same for `thousandsComma:`: `,` grouping in threes and a decimal point; nothing is
+    /// "written the other way".
+    static let usOracle = #"""
+        import decimal, json, re, sys
+        number = re.compile(r"([+-]?)(\d+|\d{1,3}(?:,\d{3})+)(?:\.(\d+))?")
+        out = []
+        for case in json.load(sys.stdin):
+            t = case["text"]
+            m = number.fullmatch(t)
+            if m and ("." in t or "," in t):
+                sign, integer, fraction = m.group(1), m.group(2).replace(",", ""), m.group(3)
+                value = decimal.Decimal(integer + ("." + fraction if fraction else "")).copy_sign(decimal.Decimal(sign + "1"))
+                out.append({"kind": "rewritten", "value": format(value, "f")})
+            else:
+                out.append({"kind": "unchanged"})
+        print(json.dumps(out))
+        """#
+
+    @Test("Python's comma-grouped decimals (thousandsComma) read back exactly; mutations match Python's re")
+    func thousandsDifferential() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", Self.generator, "6", "us"])
+        try #require(made.status == 0, "\(made)")
+        let judged = try ChildProcess.run([python, "-c", Self.usOracle], input: made.stdout)
+        try #require(judged.status == 0, "\(judged)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]])
+        let expected = try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]])
+        var rewritten = 0, unchanged = 0
+        for (c, want) in zip(cases, expected) {
+            let text = try #require(c["text"])
+            var bytes = Array(text.utf8)
+            let outcome: CSVDecimalComma.Outcome = bytes.isEmpty ? .unchanged : bytes.withUnsafeMutableBufferPointer {
+                CSVDecimalComma.rewrite($0.baseAddress!, length: $0.count, style: .thousandsComma)
+            }
+            switch (outcome, want["kind"]) {
+            case (.rewritten(let length), "rewritten"?):
+                rewritten += 1
+                let read = String(decoding: bytes.prefix(length), as: UTF8.self)
+                let exact = ExactDecimal(read.hasPrefix("+") ? String(read.dropFirst()) : read)
+                #expect(exact != nil && exact == want["value"].flatMap(ExactDecimal.init), "'\(text)' → '\(read)', want \(want)")
+                if let value = c["value"] { #expect(exact == ExactDecimal(value), "'\(text)' → '\(read)'") }
+            case (.unchanged, "unchanged"?):
+                unchanged += 1
+                #expect(String(decoding: bytes, as: UTF8.self) == text, "'\(text)' was changed")
+            default:
+                Issue.record("'\(text)': \(outcome), Python: \(want)")
+            }
+        }
+        #expect(rewritten > 2000 && unchanged > 1000, "\(rewritten) rewritten, \(unchanged) left")
+    }
+
+    @Test("The profile's sniff for thousandsComma: two commas, or a point after one; not 1,234 alone")
+    func thousandsSniff() throws {
+        let (chunk, names) = try Self.firstChunk("a;b;c;d\n\"1,234.5\";1,234;1,234,567;1.5\n2;2,345;7;2,5\n")
+        #expect(CSVDecimalComma.columns(of: chunk, names: names, style: .thousandsComma) == ["a", "c"])
+    }
 
     /// The first records of `text`, a `;`-delimited CSV file, and its header.
     static func firstChunk(_ text: String) throws -> (RecordChunk, [String]) {

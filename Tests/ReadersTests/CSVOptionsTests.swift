@@ -73,7 +73,7 @@ enum Node {
         let problems = CSVOptions.decode(node).1
         let expected: [(Int, Int, String)] = [
             (2, 3, "unknown key 'delimeter' in the csv options; did you mean 'delimiter'?"),
-            (9, 3, "unknown key 'colour' in the csv options (expected one of: delimiter, quote, header, columns, nullValues, explicitNullValues, encoding, decimalComma, dateFormat)"),
+            (9, 3, "unknown key 'colour' in the csv options (expected one of: delimiter, quote, header, columns, nullValues, explicitNullValues, encoding, decimalComma, thousandsComma, dateFormat)"),
             (3, 15, "delimiter must be a single ASCII character (write \"\\t\" or tab for a TAB); got ';;'"),
             (4, 15, "quote must be a string, not a list"),
             (5, 15, "header must be true or false; got 'maybe'"),

@@ -5,24 +5,28 @@
 package struct ColumnReadings: Sendable, Equatable {
     /// Columns of numbers written with a decimal comma (`1.234,50`).
     public var decimalComma: [String] = []
+    /// Columns of numbers written with grouping commas (`1,234.50`).
+    public var thousandsComma: [String] = []
     /// Column → the order of its dates (`DD.MM.YYYY`).
     public var dateFormats: [String: String] = [:]
     /// Fields that hold several values in a record, read as lists (sorted).
     public var lists: [String] = []
 
-    public init(decimalComma: [String] = [], dateFormats: [String: String] = [:], lists: [String] = []) {
+    public init(decimalComma: [String] = [], thousandsComma: [String] = [], dateFormats: [String: String] = [:], lists: [String] = []) {
         self.decimalComma = decimalComma
+        self.thousandsComma = thousandsComma
         self.dateFormats = dateFormats
         self.lists = lists
     }
 
-    public var isEmpty: Bool { decimalComma.isEmpty && dateFormats.isEmpty && lists.isEmpty }
+    public var isEmpty: Bool { decimalComma.isEmpty && thousandsComma.isEmpty && dateFormats.isEmpty && lists.isEmpty }
 
     /// The options that declare the numbers and dates: `decimalComma: ["price"]`, `dateFormat: { "born": "DD.MM.YYYY" }`
     /// (the lists are declared with the other lists and maps of the source, as `fields:`).
     public var yaml: [String] {
         var lines = [String]()
         if !decimalComma.isEmpty { lines.append("decimalComma: [\(decimalComma.map(Evidence.quoted).joined(separator: ", "))]") }
+        if !thousandsComma.isEmpty { lines.append("thousandsComma: [\(thousandsComma.map(Evidence.quoted).joined(separator: ", "))]") }
         if !dateFormats.isEmpty {
             let pairs = dateFormats.sorted { $0.key < $1.key }.map { "\(Evidence.quoted($0.key)): \(Evidence.quoted($0.value))" }
             lines.append("dateFormat: { \(pairs.joined(separator: ", ")) }")
@@ -34,6 +38,7 @@ package struct ColumnReadings: Sendable, Equatable {
     public var described: [String] {
         var parts = [String]()
         if !decimalComma.isEmpty { parts.append("decimal comma in \(decimalComma.map { "'\($0)'" }.joined(separator: ", "))") }
+        if !thousandsComma.isEmpty { parts.append("thousands commas in \(thousandsComma.map { "'\($0)'" }.joined(separator: ", "))") }
         for (format, columns) in Dictionary(grouping: dateFormats.keys.sorted(), by: { dateFormats[$0]! }).sorted(by: { $0.key < $1.key }) {
             parts.append("dates \(format) in \(columns.map { "'\($0)'" }.joined(separator: ", "))")
         }

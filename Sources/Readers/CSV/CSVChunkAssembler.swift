@@ -194,7 +194,7 @@ struct CSVChunkAssembler {
             }
             return
         }
-        switch CSVDecimalComma.rewrite(base + start, length: Int(cell.length)) {
+        switch CSVDecimalComma.rewrite(base + start, length: Int(cell.length), style: r.numbers) {
         case .unchanged: break
         case .rewritten(let length): slot.pointee = .text(offset: Int(cell.payload), length: length)
         case .decimalPoint:

@@ -80,10 +80,12 @@ struct CSVDateFormat: Sendable, Equatable {
     func sameOrder(_ other: CSVDateFormat) -> Bool { lenient.text == other.lenient.text }
 }
 
-/// A column whose text is rewritten as it is read: its numbers (`decimalComma:`, `date` nil) or its dates.
+/// A column whose text is rewritten as it is read: its numbers (`decimalComma:`, `thousandsComma:`;
+/// `date` nil) or its dates.
 struct CSVColumnRewrite: Sendable, Equatable {
     var column: Int
     var date: CSVDateFormat?
+    var numbers: CSVDecimalComma.Style = .decimalComma
 }
 
 extension CSVDateFormat {

@@ -12,6 +12,7 @@ import Auditor
 ///   explicitNullValues: ["NULL", "\\N"]
 ///   encoding: windows-1252         # or latin-1; utf-8 by default
 ///   decimalComma: [price, amount]   # numbers written 1.234,50 (CSVDecimalComma)
+///   thousandsComma: [total]         # numbers written 1,234.50
 ///   dateFormat: { born: DD.MM.YYYY } # dates written 31.12.2024, or M/D/YYYY: 1/2/2024 (CSVDateFormat)
 /// ```
 ///
@@ -36,11 +37,14 @@ import Auditor
     /// Columns whose numbers are written with a decimal comma and `.` grouping (`1.234,50`):
     /// read as `1234.50` (``CSVDecimalComma``). Default none.
     public var decimalComma: [String] = []
+    /// Columns whose numbers are written with `,` grouping (`1,234.50`): read as `1234.50`. Default none.
+    var thousandsComma: [String] = []
     /// Column → the order of its dates (`DD.MM.YYYY`): read as `YYYY-MM-DD` (``CSVDateFormat``).
     var dateFormats: [String: CSVDateFormat] = [:]
 
     /// Where `decimalComma` and `dateFormat` were written, to locate a name that is no column.
     var decimalCommaMark: ConfigMark?
+    var thousandsCommaMark: ConfigMark?
     var dateFormatMark: ConfigMark?
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
@@ -55,7 +59,7 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma", "dateFormat"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma", "thousandsComma", "dateFormat"]
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -143,14 +147,21 @@ extension CSVOptions {
             options.decimalCommaMark = value.mark
             options.decimalComma = strings(value, "decimalComma", &problems)
         }
+        if let value = mapping["thousandsComma"] {
+            options.thousandsCommaMark = value.mark
+            options.thousandsComma = strings(value, "thousandsComma", &problems)
+            for name in options.thousandsComma where options.decimalComma.contains(name) {
+                problems.append(value.error("'\(name)' is in both decimalComma and thousandsComma; a column writes its numbers one way"))
+            }
+        }
         if let value = mapping["dateFormat"] {
             options.dateFormatMark = value.mark
             do throws(Diagnostic) {
                 for (key, format) in try value.mapping("dateFormat").pairs {
                     guard let name = key.scalar else { continue }
                     let text = (try? format.string("dateFormat.\(name)")) ?? ""
-                    if options.decimalComma.contains(name) {
-                        problems.append(key.error("'\(name)' is in both decimalComma and dateFormat; a column holds numbers or dates"))
+                    if let other = options.decimalComma.contains(name) ? "decimalComma" : options.thousandsComma.contains(name) ? "thousandsComma" : nil {
+                        problems.append(key.error("'\(name)' is in both \(other) and dateFormat; a column holds numbers or dates"))
                     } else if let parsed = CSVDateFormat(text) {
                         options.dateFormats[name] = parsed
                     } else {

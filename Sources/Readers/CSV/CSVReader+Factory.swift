@@ -23,8 +23,11 @@ extension CSVReader {
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
         factory.columnReadings = { chunk, names in
-            ColumnReadings(decimalComma: CSVDecimalComma.columns(of: chunk, names: names),
-                           dateFormats: CSVDateFormat.columns(of: chunk, names: names))
+            let decimalComma = CSVDecimalComma.columns(of: chunk, names: names)
+            return ColumnReadings(decimalComma: decimalComma,
+                                  thousandsComma: CSVDecimalComma.columns(of: chunk, names: names, style: .thousandsComma)
+                                      .filter { !decimalComma.contains($0) },
+                                  dateFormats: CSVDateFormat.columns(of: chunk, names: names))
         }
         return factory
     }()

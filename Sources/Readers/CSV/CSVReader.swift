@@ -39,9 +39,10 @@ import Auditor
 
     /// `csv.row.ragged` (2101) and `csv.encoding` (2102), and with `decimalComma:` columns `csv.decimal.point` (2103).
     public var structuralRules: [StructuralRule] {
-        [CSVMessages.raggedRule, CSVMessages.encodingRule] + (rewrites.contains { $0.date == nil } ? [CSVMessages.decimalPointRule] : [])
+        [CSVMessages.raggedRule, CSVMessages.encodingRule]
+            + (rewrites.contains { $0.date == nil && $0.numbers == .decimalComma } ? [CSVMessages.decimalPointRule] : [])
     }
-    /// The columns named by `decimalComma:` and `dateFormat:`.
+    /// The columns named by `decimalComma:`, `thousandsComma:` and `dateFormat:`.
     private(set) var rewrites: [CSVColumnRewrite] = []
     /// Bytes of the file consumed by the records returned so far (and the header).
     /// (With `parallelism > 1`: the bytes cut into morsels so far.)
@@ -155,14 +156,15 @@ import Auditor
             }
             schema = Schema(fields: options.columns ?? header)
         }
-        let named = options.decimalComma.map { ($0, nil as CSVDateFormat?, options.decimalCommaMark) }
-            + options.dateFormats.sorted { $0.key < $1.key }.map { ($0.key, $0.value as CSVDateFormat?, options.dateFormatMark) }
-        for (name, date, mark) in named {
+        let named = options.decimalComma.map { ($0, "decimalComma", CSVColumnRewrite(column: 0), options.decimalCommaMark) }
+            + options.thousandsComma.map { ($0, "thousandsComma", CSVColumnRewrite(column: 0, numbers: .thousandsComma), options.thousandsCommaMark) }
+            + options.dateFormats.sorted { $0.key < $1.key }.map { ($0.key, "dateFormat", CSVColumnRewrite(column: 0, date: $0.value), options.dateFormatMark) }
+        for (name, option, var rewrite, mark) in named {
             guard let c = schema.fields.firstIndex(of: name) else {
-                throw CSVMessages.unknownRewrittenColumn(shownPath, option: date == nil ? "decimalComma" : "dateFormat", name: name,
-                                                         columns: schema.fields, mark: mark)
+                throw CSVMessages.unknownRewrittenColumn(shownPath, option: option, name: name, columns: schema.fields, mark: mark)
             }
-            if !rewrites.contains(where: { $0.column == c }) { rewrites.append(CSVColumnRewrite(column: c, date: date)) }
+            rewrite.column = c
+            if !rewrites.contains(where: { $0.column == c }) { rewrites.append(rewrite) }
         }
     }
 
