@@ -59,7 +59,8 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma", "thousandsComma", "dateFormat"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma",
+                              "thousandsComma", "dateFormat"]
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -160,7 +161,8 @@ extension CSVOptions {
                 for (key, format) in try value.mapping("dateFormat").pairs {
                     guard let name = key.scalar else { continue }
                     let text = (try? format.string("dateFormat.\(name)")) ?? ""
-                    if let other = options.decimalComma.contains(name) ? "decimalComma" : options.thousandsComma.contains(name) ? "thousandsComma" : nil {
+                    let numbers = options.decimalComma.contains(name) ? "decimalComma" : options.thousandsComma.contains(name) ? "thousandsComma" : nil
+                    if let other = numbers {
                         problems.append(key.error("'\(name)' is in both \(other) and dateFormat; a column holds numbers or dates"))
                     } else if let parsed = CSVDateFormat(text) {
                         options.dateFormats[name] = parsed
