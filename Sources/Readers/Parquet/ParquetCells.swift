@@ -9,7 +9,14 @@ enum ParquetCells {
     static func cell(_ kind: ParquetValueKind, _ v: ParquetValues, _ j: Int, _ bytes: inout [UInt8]) -> Cell {
         switch kind {
         case .integer: return .integer(v.ints[j])
-        case .real: return .real(v.doubles[j])
+        case .real:
+            // NaN and the infinities as text, which no numeric type accepts (as PostgreSQL
+            // and Spark read them): the same file read by Spark gives the same report.
+            let d = v.doubles[j]
+            if d.isFinite { return .real(d) }
+            let start = bytes.count
+            appendASCII(d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity", &bytes)
+            return .text(offset: start, length: bytes.count - start)
         case .string:
             let start = bytes.count
             let a = v.offsets[j], b = v.offsets[j + 1]

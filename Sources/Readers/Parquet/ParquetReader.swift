@@ -7,7 +7,8 @@ import Dispatch
 ///   request order (all columns when none is requested); only those columns' chunks are read.
 ///   A requested column of a type the reader cannot read (a struct, a list of lists, INT96,
 ///   FLOAT16, an LZ4 or BROTLI codec) is refused with `.malformedInput`, naming it.
-/// - Values (see ``ParquetCells``): INT32/INT64 → `.integer`; FLOAT/DOUBLE → `.real`;
+/// - Values (see ``ParquetCells``): INT32/INT64 → `.integer`; FLOAT/DOUBLE → `.real` (NaN,
+///   `Infinity` and `-Infinity` as text, which no numeric type accepts);
 ///   STRING → UTF-8 text (refused when not UTF-8); BOOLEAN → text `true`/`false`; DATE,
 ///   TIMESTAMP, TIME, DECIMAL, UUID → their canonical text; other binary → `.blob`;
 ///   LIST → a list cell; MAP of string keys → a map cell; null → `.missing`. Chunks carry no
