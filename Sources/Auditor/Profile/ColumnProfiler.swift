@@ -84,15 +84,7 @@ package struct ColumnProfiler: Sendable {
                         booleans[r] = cell.tag == .integer ? (cell.integerValue == 1 ? 1 : 2)
                             : (cell.length > 0 && bytes[Int(cell.payload)] == 0x74 ? 1 : 2)
                     }
-                    if t.count == 0 || v < t.min {
-                        t.min = v
-                        t.minText = chunk.string(column[r]) ?? ""
-                    }
-                    if t.count == 0 || v > t.max {
-                        t.max = v
-                        t.maxText = chunk.string(column[r]) ?? ""
-                    }
-                    if v < 0 { t.negative += 1 }
+                    if type != .boolean { t.extend(type, v, column[r], ints[r], chunk, bytes) }
                     t.count += 1
                     if type == .integer { intValid[r] = true; integers[r] = v }
                     if type == .decimal { decValid[r] = true; decNumbers[r] = v }
@@ -235,11 +227,64 @@ package struct TypeFacts: Sendable {
     /// Present values of this type (classified exactly as the audit does).
     public var valid = 0
     public var count = 0
-    /// Smallest and largest value (numbers; dates as days; date-times as seconds), with text.
+    /// Smallest and largest value (numbers; dates as days; date-times as seconds, floored),
+    /// with text; NaN where the double is not exact (``TypedParse/comparableDouble(_:)``).
     public var min = 0.0, max = 0.0
     public var minText = "", maxText = ""
+    /// The exact smallest and largest values, made from their text when a double cannot decide.
+    var minExact: ExactValue?, maxExact: ExactValue?
     /// Values below zero.
     public var negative = 0
+
+    /// Takes one valid value into the range: by its double where that decides, else exactly,
+    /// as the audit compares a value with a bound (integers and decimals past 15 digits, a
+    /// date-time's fraction within its second).
+    /// - Parameter flag: the row's `ints` entry (for a date-time: whether it has a fraction).
+    mutating func extend(_ type: ValueType, _ v: Double, _ cell: Cell, _ flag: Int64,
+                         _ chunk: RecordChunk, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var exact: ExactValue??        // made once, when a comparison needs it
+        func exactValue() -> ExactValue? {
+            if exact == nil { exact = .some(ChunkEvaluator.exactValue(type, cell, bytes)) }
+            return exact ?? nil
+        }
+        // -1, 0 or 1 against a bound: the doubles decide when both are exact and differ, or
+        // are equal and say the whole value (no fraction, no REAL against a text).
+        func compare(_ bound: Double, _ boundExact: inout ExactValue?, _ boundText: String) -> Int {
+            if !v.isNaN, !bound.isNaN {
+                if v != bound { return v < bound ? -1 : 1 }
+                let tie = type == .datetime ? flag == 0 && !boundText.utf8.contains(UInt8(ascii: "."))
+                    : cell.tag != .real
+                if tie { return 0 }
+            }
+            if boundExact == nil { boundExact = Self.exact(type, boundText) }
+            guard let a = exactValue(), let b = boundExact else { return 0 }
+            return ExactValue.compare(a, b)
+        }
+        if count == 0 || compare(min, &minExact, minText) < 0 {
+            min = v
+            minText = chunk.string(cell) ?? ""
+            minExact = nil
+        }
+        if count == 0 || compare(max, &maxExact, maxText) > 0 {
+            max = v
+            maxText = chunk.string(cell) ?? ""
+            maxExact = nil
+        }
+        if v.isNaN {
+            if case .number(let d)? = exactValue(), d.negative { negative += 1 }
+        } else if v < 0 {
+            negative += 1
+        }
+    }
+
+    /// The exact value of a bound's text.
+    private static func exact(_ type: ValueType, _ text: String) -> ExactValue? {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { p in
+            let t = UnsafeBufferPointer(p)
+            return type == .datetime ? ExactInstant(text: t).map { .instant($0) } : ExactDecimal(text: t).map { .number($0) }
+        }
+    }
 }
 
 /// The raw counts of one column.
