@@ -154,6 +154,27 @@ struct ProfileRoundTripTests {
         try assertExecute(["run", "rules.yml", "-q"], in: tmp.url, exitCode: 0)
     }
 
+    @Test("Columns missing together give one rule per column, not one per pair; an empty value gives no minLength: 0")
+    func nullTogetherChain() throws {
+        let tmp = try Scratch("profile-null-chain")
+        defer { tmp.remove() }
+        var csv = "id,a,b,c,d,note,code\n"
+        for i in 0 ..< 100 {
+            csv += i % 4 == 0 ? "\(i),,,,,," : "\(i),\(i),x\(i),2024-01-0\(1 + i % 9),\(i % 2 == 0),n\(i),"
+            csv += i == 1 ? "\"\"\n" : "k\(i)\n"       // one empty code: present, 0 characters
+        }
+        try tmp.write("t.csv", csv)
+        try assertExecute(["profile", "t.csv", "--rules-out", "rules.yml"], in: tmp.url, exitCode: 0)
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        let pairs = rules.split(separator: "\n").filter { $0.contains(".nullWith.") }.map { String($0) }
+        #expect(pairs.count == 4, "\(pairs)")
+        for other in ["b", "c", "d", "note"] {
+            #expect(pairs.contains { $0.contains("isNull(a) == isNull(\(other))") }, "\(other): \(pairs)")
+        }
+        #expect(!rules.contains("minLength: 0") && rules.contains("maxLength: 3"), "\(rules)")
+        try assertExecute(["run", "rules.yml", "-q"], in: tmp.url, exitCode: 0)
+    }
+
     @Test("The profile and the rules draft never overwrite a profiled input, however it is reached")
     func outputsNeverReachAnInput() throws {
         let tmp = try Scratch("profile-outputs")

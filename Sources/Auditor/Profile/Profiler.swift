@@ -72,11 +72,15 @@ package enum Profiler {
     static func dependencies(_ columns: [ColumnProfile], masks: [UInt64: Int], order: OrderCounter) -> [Dependency] {
         var out = [Dependency]()
         let n = min(64, columns.count)
-        for i in 0 ..< n {
+        // Null together is an equivalence: each column is paired with the first of its class
+        // only (k columns give k − 1 rules, not k(k − 1)/2; the others follow).
+        var paired = Set<Int>()
+        for i in 0 ..< n where !paired.contains(i) {
             for j in i + 1 ..< n where columns[i].facts.missing > 0 && columns[j].facts.missing > 0 {
                 var differ = 0
                 for (m, count) in masks where (m >> UInt64(i)) & 1 != (m >> UInt64(j)) & 1 { differ += count }
                 if differ == 0 {
+                    paired.insert(j)
                     out.append(Dependency(kind: .nullTogether, first: columns[i].name, second: columns[j].name,
                                           checked: columns[i].facts.records, violations: 0))
                 }

@@ -168,9 +168,13 @@ package enum RuleSuggestions {
                 break
             }
             if let lo = f.minLength, let hi = f.maxLength, hi <= 255 {
-                rule("minLength", "minLength: \(lo)",
-                     "the shortest of \(Evidence.count(f.present)) value\(f.present == 1 ? "" : "s") has \(lo) character\(lo == 1 ? "" : "s")", 0)
-                rule("maxLength", "maxLength: \(hi)", "the longest has \(hi) character\(hi == 1 ? "" : "s")", 0)
+                // An empty value makes `minLength: 0`, which checks nothing: left out.
+                if lo > 0 {
+                    rule("minLength", "minLength: \(lo)",
+                         "the shortest of \(Evidence.count(f.present)) value\(f.present == 1 ? "" : "s") has \(lo) character\(lo == 1 ? "" : "s")", 0)
+                }
+                rule("maxLength", "maxLength: \(hi)", lo > 0 ? "the longest has \(hi) character\(hi == 1 ? "" : "s")"
+                     : "the longest of \(Evidence.count(f.present)) value\(f.present == 1 ? "" : "s") has \(hi) character\(hi == 1 ? "" : "s")", 0)
             }
         }
         return out
