@@ -128,7 +128,7 @@ struct RunCommand: ParsableCommand {
             publisher.wording = ReportWording(outcome.catalog)
             let writeErrors = publisher.publish(report, failures: failures, protected: outcome.protected)
             if let failures, !quiet {
-                let note = "auditor: wrote \(failures.records) failing record(s), \(failures.findings) finding(s) to "
+                let note = "auditor: wrote \(Plural.count(failures.records, "failing record")), \(Plural.count(failures.findings, "finding")) to "
                     + TerminalText.escaped(failures.path) + "\n"
                 StandardStream.write(note, to: STDERR_FILENO)
             }

@@ -149,7 +149,7 @@ extension HistoryStore {
             rules = rules.filter { $0.id == rule || ($0.entity == nil && StructuralRuleID.readerID($0.id, source: $0.source) == rule) }
             if rules.isEmpty {
                 let known = try trends(last: last).map(\.id)
-                var m = "no rule '\(rule)' in the last \(last) run(s) of the history"
+                var m = "no rule '\(rule)' in the last \(last == 1 ? "run" : "\(last) runs") of the history"
                 if let c = Suggest.closest(to: rule, in: known) { m += "; did you mean '\(c)'?" }
                 throw AuditError(.usage, m, location: path)
             }

@@ -119,16 +119,3 @@ enum NumberText {
         return (value < 0 ? "-" : "") + padding + digits
     }
 }
-
-/// English plurals for counted nouns.
-enum Plural {
-    /// `1 rule`, `2 rules`, `2,000 records` (grouped).
-    static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
-        NumberText.grouped(n) + " " + noun(n, singular, plural)
-    }
-
-    /// The noun alone, agreeing with `n`.
-    static func noun(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
-        n == 1 ? singular : (plural ?? singular + "s")
-    }
-}

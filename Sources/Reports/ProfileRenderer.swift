@@ -178,7 +178,7 @@ package enum ProfileRenderer {
         for fk in report.foreignKeys {
             out += "candidate foreign key: \(fk.source).\(fk.column) → \(fk.targetSource).\(fk.targetColumn)\n"
         }
-        out += "\(report.rules.joined().count) rule(s) suggested; \(Evidence.count(report.outlierCount)) flagged outlier finding(s)\n"
+        out += "\(Plural.count(report.rules.joined().count, "rule")) suggested; \(Plural.count(report.outlierCount, "flagged outlier finding"))\n"
         return out
     }
 

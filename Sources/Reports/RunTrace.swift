@@ -18,7 +18,8 @@ package enum RunTrace {
     public static func setup(_ plan: AuditPlan, rulesFile: String, threads: Int, threadsGiven: Bool, chunkSize: Int,
                              maxSamples: Int, failOn: String) -> [String] {
         let rules = plan.entities.reduce(0) { $0 + $1.rules.count }
-        return ["rules file \(rulesFile): \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(rules) rule(s)",
+        return ["rules file \(rulesFile): \(Plural.count(plan.sources.count, "source")), "
+                    + "\(Plural.count(plan.entities.count, "entity", "entities")), \(Plural.count(rules, "rule"))",
                 "threads \(threads) (\(threadsGiven ? "--jobs" : "the number of cores")), chunk size \(chunkSize) records, "
                     + "max samples \(maxSamples), fail on \(failOn)"]
     }
@@ -26,14 +27,14 @@ package enum RunTrace {
     /// Each input's records, bytes and time, and the run's outcome.
     public static func inputs(_ report: AuditReport) -> [String] {
         var lines = report.inputs.map { input -> String in
-            var line = "input \(input.source)\(input.isPrevious ? " (previous)" : "") [\(input.format)] \(input.path): \(input.records) record(s)"
+            var line = "input \(input.source)\(input.isPrevious ? " (previous)" : "") [\(input.format)] \(input.path): \(Plural.count(input.records, "record"))"
             if let bytes = input.bytes { line += String(format: ", %.1f MB", Double(bytes) / 1e6) }
             line += String(format: " in %.3f s", input.seconds)
             if let error = input.error { line += "; incomplete: \(error)" }
             return line
         }
-        lines.append(String(format: "audit took %.3f s; %d rule(s) violated, %d at the failing severity",
-                            report.durationSeconds, report.violatedRules.count, report.failingRules.count))
+        lines.append(String(format: "audit took %.3f s; ", report.durationSeconds)
+                     + "\(Plural.count(report.violatedRules.count, "rule")) violated, \(report.failingRules.count) at the failing severity")
         return lines
     }
 }

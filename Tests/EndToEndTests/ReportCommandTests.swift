@@ -121,7 +121,7 @@ struct ReportCommandTests {
                              in: folder, environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(r.status == 1, "\(r.err)")
         #expect(r.out.hasPrefix("::error file=people.csv,line="))
-        #expect(r.err.contains("wrote 5 failing record(s), 19 finding(s) to out/f.csv"), "\(r.err)")
+        #expect(r.err.contains("wrote 5 failing records, 19 findings to out/f.csv"), "\(r.err)")
         for name in ["r.html", "j.xml", "r.json", "r.sarif", "f.csv"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(name)").path), "\(name)")
         }

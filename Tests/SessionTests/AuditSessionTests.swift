@@ -22,7 +22,7 @@ struct AuditSessionTests {
         #expect(outcome.report.totalRecords == 4)
         #expect(outcome.exitStatus == .ruleFailures)
         #expect(outcome.reasons() == [AuditOutcome.Reason(status: .ruleFailures,
-                                                         message: "2 rule(s) failed at the failing severity: P.name.minLength, P.age.type")])
+                                                         message: "2 rules failed at the failing severity: P.name.minLength, P.age.type")])
         #expect(outcome.report.historyRun == nil && outcome.report.baseline == nil && outcome.report.fingerprints == nil)
         #expect(outcome.notes.isEmpty && outcome.historyError == nil)
     }
@@ -108,7 +108,7 @@ struct AuditSessionTests {
         request.failOn = .warning
         let warning = try AuditSession(request).run()
         #expect(warning.exitStatus == .ruleFailures)
-        #expect(warning.reasons().map(\.message) == ["1 rule(s) failed at the failing severity: P.city.maxLength"])
+        #expect(warning.reasons().map(\.message) == ["1 rule failed at the failing severity: P.city.maxLength"])
         request.failOn = .never
         try folder.write("people.csv", Session.night1)
         #expect(try AuditSession(request).run().exitStatus == .passed)
@@ -130,7 +130,7 @@ struct AuditSessionTests {
         try folder.write("people.csv", Session.night2)
         let changed = try AuditSession(request).run()
         #expect(changed.exitStatus == .ruleFailures)
-        #expect(changed.reasons().map(\.message) == ["1 rule(s) with new findings failed at the failing severity: P.name.minLength"])
+        #expect(changed.reasons().map(\.message) == ["1 rule with new findings failed at the failing severity: P.name.minLength"])
     }
 
     @Test("History: runs recorded, trends, the last run as baseline, notes; the file is the same the CLI writes")

@@ -56,7 +56,7 @@ public struct AuditOutcome: Sendable {
         if !failing.isEmpty {
             let what = report.failOnNew && report.baseline != nil ? "with new findings " : ""
             out.append(Reason(status: .ruleFailures,
-                              message: "\(failing.count) rule(s) \(what)failed at the failing severity: "
+                              message: "\(Plural.count(failing.count, "rule")) \(what)failed at the failing severity: "
                                 + failing.map(\.id).joined(separator: ", ")))
         }
         return out

@@ -80,9 +80,10 @@ struct HistoryStep {
             return
         }
         let mb = Double(hashes.bytes) / 1e6
-        outcome.details.append(String(format: "auditor: history: hashed %d input(s), %.1f MB in %.2f s (%.0f MB/s) beside the %.2f s audit, "
+        let inputs = Plural.count(hashes.byPath.count, "input")
+        outcome.details.append("auditor: history: hashed \(inputs), " + String(format: "%.1f MB in %.2f s (%.0f MB/s) beside the %.2f s audit, "
                                         + "waited %.2f s for it; trends, baseline and recording took %.2f s",
-                                      hashes.byPath.count, mb, hashes.seconds, hashes.seconds > 0 ? mb / hashes.seconds : 0,
+                                      mb, hashes.seconds, hashes.seconds > 0 ? mb / hashes.seconds : 0,
                                       outcome.report.durationSeconds, hashes.waited, InputHashing.seconds(ContinuousClock.now - clock)))
     }
 }

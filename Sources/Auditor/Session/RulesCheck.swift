@@ -24,10 +24,11 @@ package struct RulesCheck {
         }
     }
 
-    /// `ok: 2 source(s), 2 entities, 34 rule(s), 1 warning(s)`.
+    /// `ok: 2 sources, 2 entities, 34 rules, 1 warning`.
     package var summary: String {
         let rules = plan.entities.reduce(0) { $0 + $1.rules.count }
-        let note = warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"
-        return "ok: \(plan.sources.count) source(s), \(plan.entities.count) entit\(plan.entities.count == 1 ? "y" : "ies"), \(rules) rule(s)\(note)"
+        let note = warnings.isEmpty ? "" : ", " + Plural.count(warnings.count, "warning")
+        return "ok: \(Plural.count(plan.sources.count, "source")), \(Plural.count(plan.entities.count, "entity", "entities")), "
+            + Plural.count(rules, "rule") + note
     }
 }

@@ -40,7 +40,7 @@ package enum SourceFieldsCheck {
             let declared = Set(entity.fields)
             let extra = available.filter { !declared.contains($0) }
             if !extra.isEmpty {
-                out.append(LintDiagnostic(.warning, Diagnostic(mark: source.mark, message: "\(path) has field(s) that '\(entity.name)' does not declare, so no rule checks them: \(extra.joined(separator: ", "))")))
+                out.append(LintDiagnostic(.warning, Diagnostic(mark: source.mark, message: "\(path) has \(extra.count == 1 ? "a field" : "fields") that '\(entity.name)' does not declare, so no rule checks them: \(extra.joined(separator: ", "))")))
             }
         }
         return out

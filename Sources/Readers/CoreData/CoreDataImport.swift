@@ -41,7 +41,7 @@ package struct CoreDataImport {
             problems = info.disagreements(with: layout)
             if let mine = loaded.versionIdentifier, !info.versionIdentifiers.isEmpty,
                !info.versionIdentifiers.contains(mine) {
-                problems.append("the store was written with the model version identifier(s) "
+                problems.append("the store was written with the model version identifier\(info.versionIdentifiers.count == 1 ? "" : "s") "
                                 + info.versionIdentifiers.map { "'\($0)'" }.joined(separator: ", ")
                                 + ", the model '\(loaded.versionName)' is '\(mine)'; import the version the app used")
             }
@@ -103,7 +103,7 @@ package struct CoreDataImport {
         var lines = quiet ? [] : notes.map { "auditor: note: \(versionName): not imported: \($0)" }
         lines += problems.map { "auditor: error: \(store ?? ""): \($0)" }
         if !problems.isEmpty {
-            lines.append("auditor: the model and the store disagree in \(problems.count) place(s); "
+            lines.append("auditor: the model and the store disagree in \(Plural.count(problems.count, "place")); "
                          + "the rules follow the model: import the model version the app used for this store")
         }
         return lines
