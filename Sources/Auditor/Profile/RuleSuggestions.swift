@@ -209,15 +209,7 @@ package enum RuleSuggestions {
 /// Numbers and quoting for evidence comments and YAML.
 package enum Evidence {
     /// `1,000,000`.
-    public static func count(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
+    public static func count(_ n: Int) -> String { Plural.grouped(n) }
 
     /// `1 value is`, `1,000 values are`: a count of values and its verb.
     public static func values(_ n: Int) -> String {
