@@ -13,6 +13,7 @@ public enum StandardReaders {
     /// The structural rules of every built-in reader (a message catalog may translate them by id).
     public static let structuralRules: [StructuralRule] = [
         CSVMessages.raggedRule, CSVMessages.encodingRule, CSVMessages.decimalPointRule, XMLReader.repeatedFieldRule,
+        XMLReader.decimalPointRule,
         JSONLMessages.malformedRule, JSONLMessages.encodingRule, JSONLMessages.duplicateKeyRule,
     ]
 }

@@ -109,9 +109,9 @@ package enum ProfileRenderer {
     }
 
     static func read(_ s: SourceProfile) -> String {
-        if let record = s.options["record"] { return "\(s.format), record '\(record)'" }
         if s.format == "sqlite", let table = s.options["table"] { return "\(s.format), table '\(table)'" }
         var parts = [s.format]
+        if let record = s.options["record"] { parts.append("record '\(record)'") }
         if let d = s.options["delimiter"] { parts.append("\(d == "\t" ? "TAB" : "'\(d)'")-delimited") }
         if let e = s.options["encoding"] { parts.append(e) }
         parts += s.readings.described

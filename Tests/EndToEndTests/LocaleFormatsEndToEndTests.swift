@@ -179,4 +179,66 @@ import Testing
         #expect(draftedCounts["us.hired.type"] == expected["Us.hired.type"], "\(drafted)")
         #expect(draftedCounts["us.amount.type"] == expected["Us.amount.type"], "\(drafted)")
     }
+
+    /// Writes argv[1]/export.xml from argv[1]/export.csv: one `<row>` per record, the texts as they are.
+    static let toXML = #"""
+        import csv, sys
+        from xml.sax.saxutils import escape, quoteattr
+        with open(sys.argv[1] + "/export.csv", newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f, delimiter=";"))
+        with open(sys.argv[1] + "/export.xml", "w", encoding="utf-8") as out:
+            out.write("<export>\n")
+            for r in rows:
+                out.write(f"<row id={quoteattr(r['id'])}><amount>{escape(r['amount'])}</amount><born>{escape(r['born'])}</born>"
+                          f"<note>{escape(r['note'])}</note></row>\n")
+            out.write("</export>\n")
+        """#
+
+    @Test("The same export as XML: decimalComma: and dateFormat: in the xml: block give Python's counts; the profile drafts them")
+    func xmlExport() throws {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let tmp = try Scratch("decimal-comma-xml")
+        defer { tmp.remove() }
+        let made = try ChildProcess.run([python.path, "-c", Self.generator, tmp.url.path])
+        try #require(made.status == 0, "\(made)")
+        let converted = try ChildProcess.run([python.path, "-c", Self.toXML, tmp.url.path])
+        try #require(converted.status == 0, "\(converted)")
+        var expected = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
+        expected["xml.decimal.point"] = expected.removeValue(forKey: "csv.decimal.point")
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              export: { path: export.xml, xml: { record: row, decimalComma: [amount], dateFormat: { born: DD.MM.YYYY } } }
+            entities:
+              Export:
+                source: export
+                attributes:
+                  id: { type: integer, unique: true }
+                  amount: { type: decimal, min: -1000.005, max: 99999.99 }
+                  born: { type: date, min: "1950-01-01" }
+
+            """)
+        let run = try Auditor.run(["run", "rules.yml", "--format", "json", "-q"], in: tmp.url)
+        #expect(run.status == 1, "\(run)")
+        let got = try ReportJSON(run.stdout).violationsByRule()
+        for (rule, count) in expected { #expect(got[rule] == count, "\(rule): \(got[rule] ?? -1), Python: \(count)") }
+
+        // A name that no rule reads: 78, where it is written.
+        try tmp.write("typo.yml", try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "decimalComma: [amount]", with: "decimalComma: [amout]"))
+        try assertExecute(["run", "typo.yml"], in: tmp.url, exitCode: 78,
+                          stderrContains: ["typo.yml:3:65: decimalComma names 'amout', which is no field that the rules read from 'export.xml'; "
+                                           + "did you mean 'amount'?"])
+
+        let profiled = try assertExecute(["profile", "export.xml", "--rules-out", "drafted.yml"], in: tmp.url, exitCode: 0)
+        #expect(profiled.stdoutText.hasPrefix("export.xml (xml, record '/export/row', decimal comma in 'amount', dates DD.MM.YYYY in 'born'): "
+                                              + "20,000 records\n"), "\(profiled)")
+        let drafted = try String(contentsOf: tmp.url.appendingPathComponent("drafted.yml"), encoding: .utf8)
+        #expect(drafted.contains("decimalComma: [\"amount\"]") && drafted.contains("dateFormat: { \"born\": \"DD.MM.YYYY\" }"), "\(drafted)")
+        let audit = try Auditor.run(["run", "drafted.yml", "--format", "json", "-q"], in: tmp.url)
+        let again = try ReportJSON(audit.stdout).violationsByRule()
+        #expect(again["xml.decimal.point"] == expected["xml.decimal.point"], "\(again)")
+        #expect(again["export.amount.type"] == expected["Export.amount.type"], "\(again)")
+        #expect(again["export.born.type"] == expected["Export.born.type"], "\(again)")
+    }
 }

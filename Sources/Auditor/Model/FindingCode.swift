@@ -87,6 +87,8 @@ public enum FindingCode: Int, Sendable, CaseIterable {
     case csvDecimalPoint = 2103
     /// `xml.field.repeated`: an XML record repeats a scalar field.
     case xmlRepeatedField = 3101
+    /// `xml.decimal.point`: a number of a `decimalComma:` field is written with a decimal point.
+    case xmlDecimalPoint = 3102
     /// `jsonl.line.malformed`: a JSON Lines line is not one JSON object.
     case jsonlMalformedLine = 4101
     /// `jsonl.encoding`: a JSON Lines line is not valid UTF-8.

@@ -6,7 +6,7 @@ import Auditor
 /// `12/25/2024`). A value written so is read as the auditor reads dates, `YYYY-MM-DD`: in
 /// place when it has ten bytes (the same bytes, moved), else in the chunk's own bytes; nothing
 /// is lost. Other values are left as they are, for a `type: date` rule to report.
-struct CSVDateFormat: Sendable, Equatable {
+struct CSVDateFormat: Sendable, Hashable {
     /// As written in the options (`DD.MM.YYYY`).
     let text: String
     let separator: UInt8
@@ -16,6 +16,7 @@ struct CSVDateFormat: Sendable, Equatable {
     let least: (Int, Int, Int)
 
     static func == (a: CSVDateFormat, b: CSVDateFormat) -> Bool { a.text == b.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// What a format may be, for messages.
     static let accepted = "DD or D, MM or M, and YYYY in any order, with one of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; "

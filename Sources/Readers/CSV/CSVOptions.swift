@@ -34,18 +34,9 @@ import Auditor
     public var nullValues: [String]
     /// Unquoted field texts that mean an explicit null (`NULL`, `\N`). Default none.
     public var explicitNullValues: [String] = []
-    /// Columns whose numbers are written with a decimal comma and `.` grouping (`1.234,50`):
-    /// read as `1234.50` (``CSVDecimalComma``). Default none.
-    public var decimalComma: [String] = []
-    /// Columns whose numbers are written with `,` grouping (`1,234.50`): read as `1234.50`. Default none.
-    var thousandsComma: [String] = []
-    /// Column → the order of its dates (`DD.MM.YYYY`): read as `YYYY-MM-DD` (``CSVDateFormat``).
-    var dateFormats: [String: CSVDateFormat] = [:]
-
-    /// Where `decimalComma` and `dateFormat` were written, to locate a name that is no column.
-    var decimalCommaMark: ConfigMark?
-    var thousandsCommaMark: ConfigMark?
-    var dateFormatMark: ConfigMark?
+    /// Columns whose numbers or dates are written otherwise (`decimalComma:`, `thousandsComma:`,
+    /// `dateFormat:`), read as the auditor reads numbers and dates. Default none.
+    var formats = ValueFormats()
     /// Where `columns` was written, to locate a mismatch with the header found at open time.
     var columnsMark: ConfigMark?
     /// The file's encoding when it is not UTF-8 (`encoding: windows-1252`): read as UTF-8 text.
@@ -59,8 +50,8 @@ import Auditor
     public var diagnosesEncoding = false
 
     /// The keys an options block may hold.
-    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding", "decimalComma",
-                              "thousandsComma", "dateFormat"]
+    public static let keys = ["delimiter", "quote", "header", "columns", "nullValues", "explicitNullValues", "encoding"]
+        + ValueFormats.keys
 
     /// Options with RFC 4180 defaults.
     /// - Parameters:
@@ -134,44 +125,17 @@ extension CSVOptions {
             options.columns = names(value, &problems)
         }
         if let value = mapping["nullValues"] {
-            options.nullValues = strings(value, "nullValues", &problems)
+            options.nullValues = ValueFormats.names(value, "nullValues", &problems)
         }
         if let value = mapping["explicitNullValues"] {
-            options.explicitNullValues = strings(value, "explicitNullValues", &problems)
+            options.explicitNullValues = ValueFormats.names(value, "explicitNullValues", &problems)
             for text in options.explicitNullValues where options.nullValues.contains(text) {
                 problems.append(value.error(
                     "'\(text)' is in both nullValues (absent) and explicitNullValues (explicit null); keep it in one of them"
                         + (text.isEmpty ? " (nullValues holds \"\" by default: write nullValues: [] to make an empty field an explicit null)" : "")))
             }
         }
-        if let value = mapping["decimalComma"] {
-            options.decimalCommaMark = value.mark
-            options.decimalComma = strings(value, "decimalComma", &problems)
-        }
-        if let value = mapping["thousandsComma"] {
-            options.thousandsCommaMark = value.mark
-            options.thousandsComma = strings(value, "thousandsComma", &problems)
-            for name in options.thousandsComma where options.decimalComma.contains(name) {
-                problems.append(value.error("'\(name)' is in both decimalComma and thousandsComma; a column writes its numbers one way"))
-            }
-        }
-        if let value = mapping["dateFormat"] {
-            options.dateFormatMark = value.mark
-            do throws(Diagnostic) {
-                for (key, format) in try value.mapping("dateFormat").pairs {
-                    guard let name = key.scalar else { continue }
-                    let text = (try? format.string("dateFormat.\(name)")) ?? ""
-                    let numbers = options.decimalComma.contains(name) ? "decimalComma" : options.thousandsComma.contains(name) ? "thousandsComma" : nil
-                    if let other = numbers {
-                        problems.append(key.error("'\(name)' is in both \(other) and dateFormat; a column holds numbers or dates"))
-                    } else if let parsed = CSVDateFormat(text) {
-                        options.dateFormats[name] = parsed
-                    } else {
-                        problems.append(format.error("dateFormat of '\(name)' must be \(CSVDateFormat.accepted); got '\(text)'"))
-                    }
-                }
-            } catch { problems.append(error) }
-        }
+        options.formats = ValueFormats(mapping, &problems)
         if let value = mapping["encoding"] {
             do throws(Diagnostic) {
                 let name = try value.string("encoding")
@@ -208,28 +172,10 @@ extension CSVOptions {
         return byte
     }
 
-    /// A list of scalars, each taken as text (an unquoted `null` is the text `null`).
-    private static func strings(_ node: ConfigNode, _ what: String, _ problems: inout [Diagnostic]) -> [String] {
-        let items: [ConfigNode]
-        do {
-            items = try node.sequence(what)
-        } catch {
-            problems.append(error)
-            return []
-        }
-        var result = [String]()
-        for item in items {
-            do throws(Diagnostic) {
-                result.append(try item.string("each item of \(what)"))
-            } catch { problems.append(error) }
-        }
-        return result
-    }
-
     /// The `columns` list: non-empty, distinct names.
     private static func names(_ node: ConfigNode, _ problems: inout [Diagnostic]) -> [String]? {
         let before = problems.count
-        let list = strings(node, "columns", &problems)
+        let list = ValueFormats.names(node, "columns", &problems)
         guard problems.count == before else { return nil }
         if list.isEmpty {
             problems.append(node.error("columns must list at least one field name"))

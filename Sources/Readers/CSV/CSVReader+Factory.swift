@@ -22,13 +22,7 @@ extension CSVReader {
                 return reader
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
-        factory.columnReadings = { chunk, names in
-            let decimalComma = CSVDecimalComma.columns(of: chunk, names: names)
-            return ColumnReadings(decimalComma: decimalComma,
-                                  thousandsComma: CSVDecimalComma.columns(of: chunk, names: names, style: .thousandsComma)
-                                      .filter { !decimalComma.contains($0) },
-                                  dateFormats: CSVDateFormat.columns(of: chunk, names: names))
-        }
+        factory.columnReadings = { chunk, names in ValueFormats.found(in: chunk, names: names) }
         return factory
     }()
 

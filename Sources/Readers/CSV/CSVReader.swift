@@ -156,18 +156,8 @@ import Auditor
             }
             schema = Schema(fields: options.columns ?? header)
         }
-        // Each named column with its option and rewrite (its column found below).
-        let thousands = CSVColumnRewrite(column: 0, numbers: .thousandsComma)
-        let named = options.decimalComma.map { ($0, "decimalComma", CSVColumnRewrite(column: 0), options.decimalCommaMark) }
-            + options.thousandsComma.map { ($0, "thousandsComma", thousands, options.thousandsCommaMark) }
-            + options.dateFormats.sorted { $0.key < $1.key }
-                .map { ($0.key, "dateFormat", CSVColumnRewrite(column: 0, date: $0.value), options.dateFormatMark) }
-        for (name, option, var rewrite, mark) in named {
-            guard let c = schema.fields.firstIndex(of: name) else {
-                throw CSVMessages.unknownRewrittenColumn(shownPath, option: option, name: name, columns: schema.fields, mark: mark)
-            }
-            rewrite.column = c
-            if !rewrites.contains(where: { $0.column == c }) { rewrites.append(rewrite) }
+        rewrites = try options.formats.rewrites(of: schema.fields) { option, name, mark in
+            CSVMessages.unknownRewrittenColumn(shownPath, option: option, name: name, columns: schema.fields, mark: mark)
         }
     }
 

@@ -36,7 +36,9 @@ import Darwin
 @_spi(Testing) public final class XMLReader: RecordReader {
     public let schema: Schema
     public var locationStyle: LocationStyle { .element(path: recordText) }
-    public var structuralRules: [StructuralRule] { [Self.repeatedFieldRule] }
+    public var structuralRules: [StructuralRule] {
+        [Self.repeatedFieldRule] + (rewrites.contains { $0.date == nil && $0.numbers == .decimalComma } ? [Self.decimalPointRule] : [])
+    }
     /// Bytes of the file read so far (compressed bytes for a compressed file).
     public var bytesRead: Int64 { feed?.source.rawBytesRead ?? axml_bytes_read(handle) }
     public let totalBytes: Int64?
@@ -54,6 +56,8 @@ import Darwin
         summary: "a single-valued field occurs at most once per record",
         message: "field '{field}' occurs {count} times in the record; the first one was used (map it with 'as: list' to read them all)")
 
+    /// The fields named by `decimalComma:`, `thousandsComma:` and `dateFormat:` (`XMLReader+Formats.swift`).
+    let rewrites: [CSVColumnRewrite]
     let handle: OpaquePointer
     /// The stream libxml2 reads for a compressed file or standard input (nil: it reads the file itself).
     let feed: XMLStreamFeed?
@@ -104,6 +108,9 @@ import Darwin
             }
         } catch {
             throw AuditError(.invalidRules, "invalid xml options for \(display): \(error.message)")
+        }
+        rewrites = try options.formats.rewrites(of: fields) { option, name, mark in
+            Self.unknownFormatField(display, option: option, name: name, fields: fields, mark: mark)
         }
 
         var errorNumber: Int32 = 0
@@ -209,7 +216,7 @@ import Darwin
     private func makeChunk(_ batch: AXMLBatch) -> RecordChunk {
         let count = Int(batch.count)
         let width = schema.fields.count
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         if batch.byte_count > 0, let start = batch.bytes {
             bytes = Array(UnsafeBufferPointer(start: start, count: Int(batch.byte_count)))
         } else {
@@ -252,6 +259,7 @@ import Darwin
         }
         let locations = Array(UnsafeBufferPointer(start: batch.lines!, count: count))
         var issues = [RecordIssue]()
+        for r in rewrites { rewrite(&columns[r.column], r, &bytes, &issues) }
         if !repeated.isEmpty {
             repeated.sort { ($0.row, $0.field) < ($1.row, $1.field) }
             for r in repeated {
@@ -370,9 +378,15 @@ extension XMLReader {
             })
         factory.sniff = { path, displayPath in sniffOptions(path: path, displayPath: displayPath) }
         // A child element's local name is its path; a prefixed one would need its namespace declared.
-        factory.columnReadings = { chunk, _ in
-            ColumnReadings(lists: Set(chunk.issues.filter { $0.ruleID == repeatedFieldRule.id }.compactMap { $0.parameters["field"] }
-                .filter { !$0.contains(":") && !$0.hasPrefix("@") }).sorted())
+        // A field that repeats is read as a list, whose items no number or date option rewrites.
+        factory.columnReadings = { chunk, names in
+            let repeated = Set(chunk.issues.filter { $0.ruleID == repeatedFieldRule.id }.compactMap { $0.parameters["field"] })
+            var readings = ValueFormats.found(in: chunk, names: names)
+            readings.decimalComma.removeAll(where: repeated.contains)
+            readings.thousandsComma.removeAll(where: repeated.contains)
+            readings.dateFormats = readings.dateFormats.filter { !repeated.contains($0.key) }
+            readings.lists = repeated.filter { !$0.contains(":") && !$0.hasPrefix("@") }.sorted()
+            return readings
         }
         return factory
     }()

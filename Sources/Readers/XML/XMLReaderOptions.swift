@@ -42,6 +42,7 @@ import Auditor
 ///     phones: { path: phones/phone, as: list }
 ///     address: { path: address, as: map }
 ///     title: p:title                 # namespace-qualified
+///   decimalComma: [price]            # numbers written 1.234,50; also thousandsComma, dateFormat
 /// ```
 /// A field the rules need that `fields:` does not map is the record's child element of that
 /// name, else the record's attribute of that name.
@@ -59,7 +60,11 @@ import Auditor
         self.namespaces = namespaces
     }
 
-    static let keys = ["record", "fields", "namespaces"]
+    /// Fields whose numbers or dates are written otherwise (`decimalComma:`, `thousandsComma:`,
+    /// `dateFormat:`), read as a `csv:` block's same options read a column. Default none.
+    var formats = ValueFormats()
+
+    static let keys = ["record", "fields", "namespaces"] + ValueFormats.keys
     static let fieldKeys = ["path", "as"]
 
     /// Decodes an `xml:` block, collecting every problem as a diagnostic located in the rules
@@ -136,8 +141,20 @@ import Auditor
             }
         }
 
+        let formats = ValueFormats(block, &diagnostics)
+        let named = [("decimalComma", formats.decimalComma), ("thousandsComma", formats.thousandsComma),
+                     ("dateFormat", formats.dateFormats.keys.sorted())]
+        for (option, names) in named {
+            for name in names {
+                guard let kind = fields[name]?.kind, kind != .text else { continue }
+                diagnostics.append((block[option] ?? node).error(
+                    "\(option) names '\(name)', which is read as a \(kind.rawValue) (as: \(kind.rawValue)); \(option) reads a single value"))
+            }
+        }
         guard diagnostics.isEmpty, let record else { return (nil, diagnostics) }
-        return (XMLReaderOptions(record: record, fields: fields, namespaces: namespaces), [])
+        var options = XMLReaderOptions(record: record, fields: fields, namespaces: namespaces)
+        options.formats = formats
+        return (options, [])
     }
 
     static func decodeField(_ name: String, _ node: ConfigNode,

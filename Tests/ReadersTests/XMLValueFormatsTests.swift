@@ -1,0 +1,123 @@
+import Auditor
+import Foundation
+import TestSupport
+@_spi(Testing) @testable import AuditorReaders
+import Testing
+
+/// `decimalComma:`, `thousandsComma:` and `dateFormat:` in an `xml:` block read an element's
+/// text as the same options read a CSV column: the cases of ``CSVColumnRewriteTests`` (numbers
+/// that Python's `decimal` writes, dates that `strftime` writes, and mutations of both), each
+/// the text of one record's element, are read as Python's `re`, `decimal` and `strptime` say.
+@Suite struct XMLValueFormatsTests {
+    /// Each record's text of `v` (nil when it has none) and the chunks' issues, by record.
+    static func read(_ values: [String], _ formats: ValueFormats) throws -> (texts: [String?], issues: [Int: [RecordIssue]]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-xml-formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.xml").path
+        var xml = "<d>\n"
+        for (i, v) in values.enumerated() {
+            let escaped = v.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            xml += "<r id=\"\(i)\"><v>\(escaped)</v></r>\n"
+        }
+        try Data((xml + "</d>\n").utf8).write(to: URL(fileURLWithPath: file))
+        var options = XMLReaderOptions(record: "/d/r", fields: ["id": "@id"])
+        options.formats = formats
+        let reader = try XMLReader(path: file, fields: ["id", "v"], options: options)
+        var texts = [String?](), issues = [Int: [RecordIssue]]()
+        while let chunk = try reader.nextChunk(maxRecords: 700) {
+            for r in 0 ..< chunk.count { texts.append(chunk.string(chunk.columns[1][r])) }
+            for issue in chunk.issues { issues[chunk.firstRecord + issue.row, default: []].append(issue) }
+        }
+        try reader.finish()
+        return (texts, issues)
+    }
+
+    @Test("Python's decimals, written 1.234,5 or 1,234.5, and their mutations: read as Python's re and decimal say",
+          arguments: [CSVDecimalComma.Style.decimalComma, .thousandsComma])
+    func numbers(style: CSVDecimalComma.Style) throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let dialect = style == .decimalComma ? "de" : "us"
+        let made = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.generator, style == .decimalComma ? "15" : "16", dialect])
+        try #require(made.status == 0, "\(made)")
+        let judged = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.oracle, dialect], input: made.stdout)
+        try #require(judged.status == 0, "\(judged)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]])
+        let expected = try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]])
+        var formats = ValueFormats()
+        if style == .decimalComma { formats.decimalComma = ["v"] } else { formats.thousandsComma = ["v"] }
+        let (texts, issues) = try Self.read(cases.map { $0["text"] ?? "" }, formats)
+        #expect(texts.count == cases.count)
+        var points = 0
+        for (i, (c, want)) in zip(cases, expected).enumerated() where i < texts.count {
+            let text = c["text"] ?? ""
+            let read = texts[i] ?? ""
+            let point = issues[i]?.contains { $0.ruleID == XMLReader.decimalPointRule.id && $0.value == text } ?? false
+            switch want["kind"] {
+            case "rewritten"?:
+                let exact = ExactDecimal(read.hasPrefix("+") ? String(read.dropFirst()) : read)
+                #expect(exact != nil && exact == want["value"].flatMap(ExactDecimal.init), "'\(text)' → '\(read)', want \(want)")
+            case "point"?:
+                points += 1
+                #expect(read == text && point, "'\(text)' → '\(read)', issues \(issues[i] ?? [])")
+            default:
+                #expect(read == text && !point, "'\(text)' → '\(read)'")
+            }
+        }
+        #expect(style == .thousandsComma || points > 100, "\(points) with a point")
+        #expect(issues.values.joined().allSatisfy { !$0.excludesRecord && $0.parameters["column"] == "v" })
+    }
+
+    @Test("Dates that Python writes in each order read as its isoformat; what strptime refuses is no date")
+    func dates() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.dates, "19"])
+        try #require(made.status == 0, "\(made)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        var valid = 0
+        for (name, group) in Dictionary(grouping: cases, by: { $0["format"] as? String ?? "" }) {
+            var formats = ValueFormats()
+            formats.dateFormats = ["v": try #require(CSVDateFormat(name))]
+            let (texts, _) = try Self.read(group.map { $0["text"] as? String ?? "" }, formats)
+            #expect(texts.count == group.count)
+            for (c, read) in zip(group, texts) {
+                let text = c["text"] as? String ?? ""
+                let date = Array((read ?? "").utf8).withUnsafeBufferPointer { ByteParsers.date($0) }.map { CalendarMath.isoDate(days: Int($0)) }
+                if let iso = c["iso"] as? String {
+                    valid += 1
+                    #expect(read == iso, "\(name) '\(text)' → '\(read ?? "nil")', Python: \(iso)")
+                } else {
+                    #expect(date == nil, "\(name) '\(text)' read as \(date ?? "")")
+                }
+            }
+        }
+        #expect(valid > 3000, "\(valid) dates")
+    }
+
+    @Test("The options are checked as a csv: block's are, and a name that no rule reads stops the audit at its line")
+    func options() throws {
+        let yaml = """
+            record: r
+            decimalComma: [price]
+            thousandsComma: [price, total]
+            dateFormat: { total: DD.MM.YYYY, born: DD.MM.YY }
+            """
+        let (options, diagnostics) = XMLReaderOptions.decode(try YAMLLoader.load(yaml, file: "x.yml"))
+        #expect(options == nil)
+        let messages = diagnostics.map(\.message)
+        #expect(messages.contains { $0.contains("'price' is in both decimalComma and thousandsComma") }, "\(messages)")
+        #expect(messages.contains { $0.contains("'total' is in both thousandsComma and dateFormat") }, "\(messages)")
+        #expect(messages.contains { $0.contains("dateFormat of 'born' must be") && $0.contains("got 'DD.MM.YY'") }, "\(messages)")
+
+        let list = try YAMLLoader.load("record: r\nfields: { price: { path: p, as: list } }\ndecimalComma: [price]", file: "l.yml")
+        #expect(XMLReaderOptions.decode(list).diagnostics.map(\.description)
+            == ["l.yml:3:15: decimalComma names 'price', which is read as a list (as: list); decimalComma reads a single value"])
+
+        var formats = ValueFormats()
+        formats.decimalComma = ["prize"]
+        #expect { try Self.read(["1,5"], formats) } throws: { error in
+            guard let e = error as? AuditError else { return false }
+            return e.code == .invalidRules && e.description.contains("decimalComma names 'prize'") && e.description.contains("the fields read: id, v")
+        }
+    }
+}
