@@ -195,7 +195,8 @@ import Testing
                 #expect(rewritten && read == iso, "\(format.text) '\(text)' → '\(String(decoding: out, as: UTF8.self))', Python: \(iso)")
             } else {
                 refused += 1
-                #expect(read == nil, "\(format.text) '\(text)' read as \(read ?? "")")
+                // Left as written (31.02.2024 too), for `type: date` to show as the file has it.
+                #expect(!rewritten && read == nil, "\(format.text) '\(text)' read as \(read ?? "")")
             }
         }
         #expect(valid > 3000 && refused > 600 && grown > 500, "\(valid) dates (\(grown) shorter than 10 bytes), \(refused) refused")

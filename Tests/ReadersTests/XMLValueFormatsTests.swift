@@ -87,7 +87,7 @@ import Testing
                     valid += 1
                     #expect(read == iso, "\(name) '\(text)' → '\(read ?? "nil")', Python: \(iso)")
                 } else {
-                    #expect(date == nil, "\(name) '\(text)' read as \(date ?? "")")
+                    #expect(date == nil && read == text, "\(name) '\(text)' read as \(read ?? "nil")")
                 }
             }
         }

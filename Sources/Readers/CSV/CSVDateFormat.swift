@@ -39,8 +39,8 @@ struct CSVDateFormat: Sendable, Hashable {
 
     /// Reads `[p, p + length)` as a date in this order and writes it to `out` as `YYYY-MM-DD`
     /// (ten bytes; `out` may be `p` itself when `length` is 10: every byte is read first).
-    /// - Returns: Whether it was such a date (digits and separators in place; the calendar is
-    ///   `type: date`'s to judge).
+    /// - Returns: Whether it was such a date, a day of the calendar. Any other text, `31.02.2024`
+    ///   included, is left as written, for `type: date` to report as the file shows it.
     /// - Complexity: O(1), no allocation (it runs on every value of the column).
     func read(_ p: UnsafePointer<UInt8>, length: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
         guard length >= least.0 + least.1 + least.2 + 2, length <= 10 else { return false }
@@ -67,6 +67,9 @@ struct CSVDateFormat: Sendable, Hashable {
         }
         guard at == length else { return false }
         let dash = UInt8(ascii: "-")
+        var iso = (year.0, year.1, year.2, year.3, dash, month.0, month.1, dash, day.0, day.1)
+        let valid = withUnsafeBytes(of: &iso) { ByteParsers.date($0.assumingMemoryBound(to: UInt8.self)) != nil }
+        guard valid else { return false }
         (out[0], out[1], out[2], out[3], out[4]) = (year.0, year.1, year.2, year.3, dash)
         (out[5], out[6], out[7], out[8], out[9]) = (month.0, month.1, dash, day.0, day.1)
         return true
