@@ -90,6 +90,11 @@ extension Profiler {
                                                     fields: fields, parallelism: jobs, missingFieldsAllowed: true))
         var profiled = try profile(reader, name: name, path: SourceURL.redacted(path), format: factory.format, options: options, jobs: jobs)
         profiled.readings = readings
+        for i in profiled.columns.indices {
+            let name = profiled.columns[i].name
+            if readings.dateFormats[name] != nil { profiled.columns[i].readAs = .date }
+            if readings.decimalComma.contains(name) || readings.thousandsComma.contains(name) { profiled.columns[i].readAs = .decimal }
+        }
         return profiled
     }
 

@@ -238,13 +238,19 @@ package struct ColumnProfile: Sendable {
     /// Typed hashes of the key values, for foreign-key inclusion (nil when not a key).
     var keyHashes: HashSet64?
 
-    /// The most specific type at least 99 % of the present values have (string otherwise):
-    /// boolean, integer, decimal, date, date-time.
+    /// The type the source's options read the column as (a `decimalComma:` column's decimals, a
+    /// `dateFormat:` column's dates), which the profile chose from its first values.
+    public var readAs: ValueType?
+
+    /// The most specific type at least 99 % of the present values have: boolean, integer,
+    /// decimal, date, date-time; else ``readAs`` when at least 90 % have it, as the options were
+    /// chosen (the others are its outliers); else string.
     public var inferredType: ValueType? {
         guard facts.present > 0 else { return nil }
         for t in [ValueType.boolean, .integer, .decimal, .date, .datetime] {
             if let v = facts.types[t]?.valid, Double(v) >= 0.99 * Double(facts.present) { return t }
         }
+        if let t = readAs, let v = facts.types[t]?.valid, v * 10 >= facts.present * 9 { return t }
         return .string
     }
 
