@@ -94,6 +94,25 @@ import Testing
         #expect(valid > 3000, "\(valid) dates")
     }
 
+    @Test("A field read with an option never changes another field that reads the same element")
+    func sharedText() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-xml-shared-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.xml").path
+        try Data("<d><r v=\"2,5\" w=\"1.2.2024\"><a>1.234,50</a><b>31.12.2024</b></r><r v=\"3\" w=\"x\"><a>7,5</a><b>1.2.2024</b></r></d>\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        var options = XMLReaderOptions(record: "/d/r", fields: ["rawA": "a", "rawB": "b", "all": ".", "v": "@v", "rawV": "@v",
+                                                                "w": "@w", "rawW": "@w"])
+        options.formats.decimalComma = ["a", "v"]
+        options.formats.dateFormats = ["b": try #require(CSVDateFormat("D.M.YYYY")), "w": try #require(CSVDateFormat("D.M.YYYY"))]
+        let reader = try XMLReader(path: file, fields: ["a", "rawA", "b", "rawB", "all", "v", "rawV", "w", "rawW"], options: options)
+        let chunk = try #require(try reader.nextChunk(maxRecords: 10))
+        let rows = (0 ..< chunk.count).map { r in chunk.columns.map { chunk.string($0[r]) ?? "nil" } }
+        #expect(rows == [["1234.50", "1.234,50", "2024-12-31", "31.12.2024", "1.234,5031.12.2024", "2.5", "2,5", "2024-02-01", "1.2.2024"],
+                         ["7.5", "7,5", "2024-02-01", "1.2.2024", "7,51.2.2024", "3", "3", "x", "x"]], "\(rows)")
+    }
+
     @Test("The options are checked as a csv: block's are, and a name that no rule reads stops the audit at its line")
     func options() throws {
         let yaml = """

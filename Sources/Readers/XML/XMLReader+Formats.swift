@@ -9,31 +9,37 @@ extension XMLReader {
         summary: "every number of a decimalComma field is written with a decimal comma",
         message: "{column} holds a number written with a decimal point; its numbers are read with a decimal comma (decimalComma).")
 
-    /// Rewrites one field's text cells of a chunk: a number in place (it only gets shorter), a
-    /// date in place when it has ten bytes, else into ten bytes appended to `bytes`; a number
-    /// written with a decimal point is reported and left as it is.
+    /// Rewrites one field's text cells of a chunk into bytes appended to `bytes`, never in
+    /// place: another field may read the same bytes (two fields of one element, or an element
+    /// and its parent's text). A number written with a decimal point is reported and left as it is.
     func rewrite(_ column: inout [Cell], _ r: CSVColumnRewrite, _ bytes: inout [UInt8], _ issues: inout [RecordIssue]) {
         let name = schema.fields[r.column]
         for row in column.indices where column[row].tag == .text {
             let start = Int(column[row].payload), length = Int(column[row].length)
+            let at = bytes.count
             if let date = r.date {
-                if length == 10 {
-                    _ = bytes.withUnsafeMutableBufferPointer { date.read($0.baseAddress! + start, length: 10, into: $0.baseAddress! + start) }
-                } else if length < 10 {
-                    let at = bytes.count
-                    bytes.append(contentsOf: repeatElement(0, count: 10))
-                    if bytes.withUnsafeMutableBufferPointer({ date.read($0.baseAddress! + start, length: length, into: $0.baseAddress! + at) }) {
-                        column[row] = .text(offset: at, length: 10)
-                    } else {
-                        bytes.removeLast(10)
-                    }
+                guard length <= 10 else { continue }
+                bytes.append(contentsOf: repeatElement(0, count: 10))
+                if bytes.withUnsafeMutableBufferPointer({ date.read($0.baseAddress! + start, length: length, into: $0.baseAddress! + at) }) {
+                    column[row] = .text(offset: at, length: 10)
+                } else {
+                    bytes.removeLast(10)
                 }
                 continue
             }
-            switch bytes.withUnsafeMutableBufferPointer({ CSVDecimalComma.rewrite($0.baseAddress! + start, length: length, style: r.numbers) }) {
-            case .unchanged: break
-            case .rewritten(let length): column[row] = .text(offset: start, length: length)
+            bytes.append(contentsOf: repeatElement(0, count: length))
+            let outcome = bytes.withUnsafeMutableBufferPointer { p in
+                (p.baseAddress! + at).update(from: p.baseAddress! + start, count: length)
+                return CSVDecimalComma.rewrite(p.baseAddress! + at, length: length, style: r.numbers)
+            }
+            switch outcome {
+            case .rewritten(let shorter):
+                column[row] = .text(offset: at, length: shorter)
+                bytes.removeLast(length - shorter)
+            case .unchanged:
+                bytes.removeLast(length)
             case .decimalPoint:
+                bytes.removeLast(length)
                 issues.append(RecordIssue(row: row, ruleID: Self.decimalPointRule.id,
                                           value: String(decoding: bytes[start ..< start + length], as: UTF8.self),
                                           parameters: ["column": name], excludesRecord: false))
