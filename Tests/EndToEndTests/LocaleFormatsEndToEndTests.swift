@@ -85,7 +85,8 @@ import Testing
         try tmp.write("order.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "born: D.M.Y"))
         try assertExecute(["check", "order.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["order.yml:3:98: dateFormat of 'born' must be DD or D, MM or M, and YYYY in any order, with one "
-                                           + "of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; D and M take one or two digits); got 'D.M.Y'"])
+                                           + "of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; D and M take one or two digits), or such a date",
+                                           "(DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00); got 'D.M.Y'"])
         try tmp.write("both.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "amount: DD.MM.YYYY"))
         try assertExecute(["check", "both.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["'amount' is in both decimalComma and dateFormat; a column holds numbers or dates"])
@@ -240,5 +241,67 @@ import Testing
         #expect(again["xml.decimal.point"] == expected["xml.decimal.point"], "\(again)")
         #expect(again["export.amount.type"] == expected["Export.amount.type"], "\(again)")
         #expect(again["export.born.type"] == expected["Export.born.type"], "\(again)")
+    }
+
+    /// Writes argv[1]/times.csv, date-times as German spreadsheets write them (`31.12.2024 14:05`,
+    /// local time at +01:00, no offset written), and prints the counts that times.yml must give.
+    static let timesGenerator = #"""
+        import datetime, json, random, sys
+        rnd = random.Random(31)
+        zone = datetime.timezone(datetime.timedelta(hours=1))
+        low = datetime.datetime(2010, 1, 1, tzinfo=datetime.timezone.utc)
+        high = datetime.datetime(2024, 6, 30, 22, 30, tzinfo=datetime.timezone.utc)
+        counts = {"Times.at.type": 0, "Times.at.min": 0, "Times.at.max": 0}
+        lines = ["id;at"]
+        for i in range(1, 20001):
+            t = datetime.datetime(2000, 1, 1) + datetime.timedelta(minutes=rnd.randint(0, 13_000_000))
+            text = t.strftime("%d.%m.%Y %H:%M")
+            r = rnd.random()
+            if r < 0.005: text, t = t.strftime("%d.%m.%Y 24:%M"), None
+            elif r < 0.01: text, t = f"31.02.{t.year} 10:00", None
+            elif r < 0.015: text, t = t.strftime("%d.%m.%Y %H:%M:%S"), None
+            if t is None:
+                counts["Times.at.type"] += 1
+            else:
+                instant = t.replace(tzinfo=zone)
+                if instant < low: counts["Times.at.min"] += 1
+                if instant > high: counts["Times.at.max"] += 1
+            lines.append(f"{i};{text}")
+        open(sys.argv[1] + "/times.csv", "w").write("\n".join(lines) + "\n")
+        print(json.dumps(counts))
+        """#
+
+    @Test("Date-times written without an offset, read with dateFormat: in the offset it names: Python's counts on one and two threads")
+    func localTimes() throws {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let tmp = try Scratch("local-times")
+        defer { tmp.remove() }
+        let made = try ChildProcess.run([python.path, "-c", Self.timesGenerator, tmp.url.path])
+        try #require(made.status == 0, "\(made)")
+        let expected = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
+        #expect(expected.values.allSatisfy { $0 > 0 }, "\(expected)")
+        try tmp.write("times.yml", """
+            version: 1
+            sources:
+              times: { path: times.csv, csv: { delimiter: ";", dateFormat: { at: "DD.MM.YYYY hh:mm +01:00" } } }
+            entities:
+              Times:
+                source: times
+                attributes:
+                  id: { type: integer }
+                  at: { type: datetime, min: "2010-01-01T00:00:00Z", max: "2024-06-30T22:30:00Z" }
+
+            """)
+        var first = [String: Int]()
+        for jobs in ["1", "2"] {
+            let run = try Auditor.run(["run", "times.yml", "--format", "json", "-q", "-j", jobs, "--chunk-size", "1000"], in: tmp.url)
+            #expect(run.status == 1, "\(run)")
+            let got = try ReportJSON(run.stdout).violationsByRule()
+            for (rule, count) in expected { #expect(got[rule] == count, "-j \(jobs) \(rule): \(got[rule] ?? -1), Python: \(count)") }
+            if jobs == "2" { #expect(got == first) } else { first = got }
+        }
+        let text = try Auditor.run(["run", "times.yml", "-q"], in: tmp.url)
+        // A bad value shows as written; a bound's sample as read, in the offset it was read in.
+        #expect(text.stdoutText.contains(" 24:") && text.stdoutText.contains(":00+01:00. [value '"), "\(text)")
     }
 }

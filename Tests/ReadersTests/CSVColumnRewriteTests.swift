@@ -186,7 +186,7 @@ import Testing
             var out = [UInt8](repeating: 0, count: 10)
             let rewritten = bytes.withUnsafeBufferPointer { p in
                 out.withUnsafeMutableBufferPointer { format.read(p.baseAddress!, length: p.count, into: $0.baseAddress!) }
-            }
+            } == 10
             // What `type: date` then reads: the rewritten text, else the text as it is.
             let read = (rewritten ? out : bytes).withUnsafeBufferPointer { ByteParsers.date($0) }.map { CalendarMath.isoDate(days: Int($0)) }
             if let iso = c["iso"] as? String {
@@ -203,7 +203,7 @@ import Testing
         // The same ten bytes read in place.
         var inPlace = Array("31.12.2024".utf8)
         let fits = inPlace.withUnsafeMutableBufferPointer { try! #require(CSVDateFormat("DD.MM.YYYY")).read($0.baseAddress!, length: 10, into: $0.baseAddress!) }
-        #expect(fits && String(decoding: inPlace, as: UTF8.self) == "2024-12-31")
+        #expect(fits == 10 && String(decoding: inPlace, as: UTF8.self) == "2024-12-31")
         for bad in ["DD.MM.YY", "DD.MM-YYYY", "YYYY.DD.DD", "D.D.YYYY", "DDD.MM.YYYY", "Y.M.D", "M/D"] { #expect(CSVDateFormat(bad) == nil, "\(bad)") }
     }
 
@@ -220,5 +220,84 @@ import Testing
         #expect(try formats("a;b;c\n1/2/2024;12/25/2024;5.1.2024\n13/10/2024;1/31/2000;31.12.2024\n")
                 == ["a": "D/M/YYYY", "b": "M/D/YYYY", "c": "D.M.YYYY"])
         #expect(try formats("a\n1/2/2024\n3/4/2024\n") == [:])
+    }
+
+    /// Prints JSON cases: per date-time format, values that Python writes (hours with and
+    /// without a leading zero, fractions of 1 to 9 digits where seconds are written) and
+    /// mutations (hour 24, minute or second 60, a missing or extra part, a fraction of ten
+    /// digits, the other separator, a day no calendar has), each with the ISO text that Python's
+    /// `re` and `datetime` make of it and the format's offset, or null where they refuse it.
+    static let dateTimes = #"""
+        import datetime, json, random, re, sys
+        rnd = random.Random(int(sys.argv[1]))
+        formats = ["DD.MM.YYYY hh:mm UTC", "M/D/YYYY h:mm +01:00", "YYYY-MM-DD hh:mm:ss UTC", "YYYY-MM-DDThh:mm:ss -05:30",
+                   "DD/MM/YYYY h:mm:ss Z", "MM-DD-YYYY hh:mm:ss +14:00"]
+        tokens = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<m>\d{2})", "M": r"(?P<m>\d{1,2})", "DD": r"(?P<d>\d{2})", "D": r"(?P<d>\d{1,2})",
+                  "hh": r"(?P<H>\d{2})", "h": r"(?P<H>\d{1,2})", "mm": r"(?P<M>\d{2})", "ss": r"(?P<S>\d{2})(?:\.(?P<f>\d{1,9}))?"}
+        cases = []
+        for name in formats:
+            body, zone = name.rsplit(" ", 1)
+            offset = "Z" if zone in ("UTC", "Z") else zone
+            pattern = re.compile(re.sub(r"YYYY|MM|M|DD|D|hh|h|mm|ss", lambda m: tokens[m.group(0)], re.escape(body).replace("\\ ", " ")))
+            for _ in range(500):
+                t = datetime.datetime(rnd.randint(1000, 9999), rnd.randint(1, 12), rnd.randint(1, 28), rnd.randint(0, 23), rnd.randint(0, 59), rnd.randint(0, 59))
+                parts = {"YYYY": f"{t.year:04d}", "MM": f"{t.month:02d}", "DD": f"{t.day:02d}", "hh": f"{t.hour:02d}", "mm": f"{t.minute:02d}",
+                         "M": str(t.month) if rnd.random() < 0.5 else f"{t.month:02d}", "D": str(t.day) if rnd.random() < 0.5 else f"{t.day:02d}",
+                         "h": str(t.hour) if rnd.random() < 0.5 else f"{t.hour:02d}", "ss": f"{t.second:02d}"}
+                if "ss" in body and rnd.random() < 0.4: parts["ss"] += "." + "".join(rnd.choice("0123456789") for _ in range(rnd.randint(1, 9)))
+                r = rnd.random()
+                if r < 0.06: parts["hh"] = parts["h"] = rnd.choice(["24", "25", "99"])
+                elif r < 0.12: parts["mm"] = "60"
+                elif r < 0.18 and "ss" in body: parts["ss"] = "60"
+                elif r < 0.22: parts["DD"] = parts["D"] = "31"; parts["MM"] = parts["M"] = rnd.choice(["02", "04", "2"])
+                text = re.sub(r"YYYY|MM|M|DD|D|hh|h|mm|ss", lambda m: parts[m.group(0)], body)
+                if 0.22 <= r < 0.26: text = text.replace(" ", "T") if " " in text else text.replace("T", " ")
+                elif 0.26 <= r < 0.29: text += rnd.choice([":00", " ", "Z", ".1234567890", "0"])
+                elif 0.29 <= r < 0.32: text = text[:-1]
+                elif 0.32 <= r < 0.34 and "hh" in body: text = re.sub(r"(?<=[ T])0(\d):", r"\1:", text, count=1)
+                m = pattern.fullmatch(text)
+                iso = None
+                if m:
+                    g = m.groupdict()
+                    try:
+                        datetime.datetime(int(g["Y"]), int(g["m"]), int(g["d"]), int(g["H"]), int(g["M"]), int(g.get("S") or 0))
+                        iso = (f"{g['Y']}-{int(g['m']):02d}-{int(g['d']):02d}T{int(g['H']):02d}:{g['M']}:{g.get('S') or '00'}"
+                               + (f".{g['f']}" if g.get("f") else "") + offset)
+                    except ValueError:
+                        pass
+                cases.append({"format": name, "text": text, "iso": iso})
+        print(json.dumps(cases))
+        """#
+
+    @Test("Date-times that Python writes in each format read as its ISO text with the format's offset; what it refuses is left as written")
+    func dateTimesDifferential() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", Self.dateTimes, "29"])
+        try #require(made.status == 0, "\(made)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        var valid = 0, refused = 0
+        for c in cases {
+            let name = try #require(c["format"] as? String)
+            let format = try #require(CSVDateFormat(name), "\(name)")
+            let text = try #require(c["text"] as? String)
+            var out = [UInt8](repeating: 0, count: format.maxOutput)
+            let n = Array(text.utf8).withUnsafeBufferPointer { p in
+                out.withUnsafeMutableBufferPointer { format.read(p.baseAddress!, length: p.count, into: $0.baseAddress!) }
+            }
+            let read = String(decoding: out.prefix(n), as: UTF8.self)
+            if let iso = c["iso"] as? String {
+                valid += 1
+                #expect(read == iso && out.prefix(n).withUnsafeBufferPointer { ByteParsers.instant($0) } != nil,
+                        "\(name) '\(text)' → '\(read)', Python: \(iso)")
+            } else {
+                refused += 1
+                #expect(n == 0, "\(name) '\(text)' read as '\(read)'")
+            }
+        }
+        #expect(valid > 1500 && refused > 500, "\(valid) read, \(refused) refused")
+        for bad in ["DD.MM.YYYY hh:mm", "DD.MM.YYYY hh UTC", "DD.MM.YYYY hh:mm:ss:ff UTC", "DD.MM.YYYY hh:mm +1:00", "DD.MM.YYYY hh:mm +24:00",
+                    "DD.MM.YYYY  hh:mm UTC", "DD.MM.YYYY hh:mm CET", "DD.MM.YYYY H:mm UTC"] {
+            #expect(CSVDateFormat(bad) == nil, "\(bad)")
+        }
     }
 }

@@ -65,10 +65,10 @@ struct CSVChunkAssembler {
     private var issues: [RecordIssue] = []
     /// `chunk.bytes` offset = `bias` + buffer position, for the segment being scanned.
     private var bias = 0
-    /// Dates that grow as they are read (`1/2/2024` → `2024-01-02`), ten bytes each, placed after
+    /// Dates and date-times that grow as they are read (`1/2/2024` → `2024-01-02`), placed after
     /// the segments when the chunk is built, and the cells (column, record) that read them.
     private var grown: [UInt8] = []
-    private var grownCells: [(column: Int, row: Int)] = []
+    private var grownCells: [(column: Int, row: Int, offset: Int, length: Int)] = []
 
     init(width: Int, capacity: Int, cells: UnsafeMutablePointer<Cell>, nulls: CSVNullMatcher,
          quote: UInt8, rewrites: [CSVColumnRewrite] = [], records: Int, expectedBytes: Int) {
@@ -181,16 +181,14 @@ struct CSVChunkAssembler {
         let start = Int(cell.payload) - bias
         if let date = r.date {
             let length = Int(cell.length)
-            if length == 10 {
+            if length == 10, date.time == nil {
                 _ = date.read(base + start, length: 10, into: base + start)
-            } else if length < 10 {
-                let at = grown.count
-                grown.append(contentsOf: repeatElement(0, count: 10))
-                if grown.withUnsafeMutableBufferPointer({ date.read(base + start, length: length, into: $0.baseAddress! + at) }) {
-                    grownCells.append((r.column, row))
-                } else {
-                    grown.removeLast(10)
-                }
+            } else if length < 10 || date.time != nil {
+                let at = grown.count, most = date.maxOutput
+                grown.append(contentsOf: repeatElement(0, count: most))
+                let n = grown.withUnsafeMutableBufferPointer { date.read(base + start, length: length, into: $0.baseAddress! + at) }
+                grown.removeLast(most - n)
+                if n > 0 { grownCells.append((r.column, row, at, n)) }
             }
             return
         }
@@ -232,7 +230,7 @@ struct CSVChunkAssembler {
             return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes, columns: columns,
                                locations: locations, issues: issues)
         }
-        for (i, cell) in grownCells.enumerated() { columns[cell.column][cell.row] = .text(offset: bytes.count + i * 10, length: 10) }
+        for cell in grownCells { columns[cell.column][cell.row] = .text(offset: bytes.count + cell.offset, length: cell.length) }
         return RecordChunk(firstRecord: firstRecord, count: count, bytes: bytes + grown, columns: columns,
                            locations: locations, issues: issues)
     }

@@ -1,11 +1,17 @@
 import Auditor
 
-/// The order of a `dateFormat:` column's dates (``CSVOptions/dateFormats``): the day, the
+/// The order of a `dateFormat:` column's dates (``ValueFormats/dateFormats``): the day, the
 /// month and `YYYY` in any order with one of `.`, `/`, `-` between them (`DD.MM.YYYY`,
 /// `MM/DD/YYYY`, `M/D/YYYY`). `DD` and `MM` are two digits; `D` and `M` one or two (`1/2/2024`,
 /// `12/25/2024`). A value written so is read as the auditor reads dates, `YYYY-MM-DD`: in
 /// place when it has ten bytes (the same bytes, moved), else in the chunk's own bytes; nothing
 /// is lost. Other values are left as they are, for a `type: date` rule to report.
+///
+/// A date-time: the date, a space or `T`, the time (`hh:mm`, `hh:mm:ss`, `h:` for one or two
+/// digits of the hour; with seconds, a fraction of up to nine digits may follow), then a space
+/// and the offset the values are in, which they do not write (`UTC`, `Z`, `+01:00`):
+/// `DD.MM.YYYY hh:mm UTC` reads `31.12.2024 14:05` as `2024-12-31T14:05:00Z`, which
+/// `type: datetime` and its bounds judge.
 struct CSVDateFormat: Sendable, Hashable {
     /// As written in the options (`DD.MM.YYYY`).
     let text: String
@@ -14,19 +20,45 @@ struct CSVDateFormat: Sendable, Hashable {
     let parts: (UInt8, UInt8, UInt8)
     /// The fewest digits of each part (`DD` 2, `D` 1); the most are 4 for the year, else 2.
     let least: (Int, Int, Int)
+    /// The time of a date-time (nil: a date).
+    let time: Time?
+
+    /// The time after a date-time's date.
+    struct Time: Sendable, Hashable {
+        /// ` ` or `T`, between the date and the time.
+        let separator: UInt8
+        /// The fewest digits of the hour (`hh` 2, `h` 1).
+        let hourLeast: Int
+        /// Whether the values write seconds (and may write a fraction after them).
+        let seconds: Bool
+        /// The offset written after the time: `Z` or `±HH:MM`.
+        let zone: [UInt8]
+    }
 
     static func == (a: CSVDateFormat, b: CSVDateFormat) -> Bool { a.text == b.text }
     func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// What a format may be, for messages.
     static let accepted = "DD or D, MM or M, and YYYY in any order, with one of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; "
-        + "D and M take one or two digits)"
+        + "D and M take one or two digits), or such a date, a space or T, hh:mm or hh:mm:ss (h: one or two digits), a space and "
+        + "the offset of the values (DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00)"
+
+    /// The most bytes ``read(_:length:into:)`` writes: `YYYY-MM-DDThh:mm:ss.fffffffff+hh:mm`.
+    var maxOutput: Int { time == nil ? 10 : 35 }
 
     /// - Returns: nil when `text` is not such a format.
     init?(_ text: String) {
-        guard let separator = text.utf8.first(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") })
+        var date = Substring(text), time: Time?
+        if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }) {
+            date = text[..<cut]
+            let rest = text[text.index(after: cut)...].split(separator: " ", omittingEmptySubsequences: false)
+            guard rest.count == 2, let t = Self.time(String(rest[0]), separator: UInt8(ascii: text[cut] == "T" ? "T" : " "),
+                                                      zone: String(rest[1])) else { return nil }
+            time = t
+        }
+        guard let separator = date.utf8.first(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") })
         else { return nil }
-        let tokens = text.split(separator: Character(Unicode.Scalar(separator)), omittingEmptySubsequences: false).map(String.init)
+        let tokens = date.split(separator: Character(Unicode.Scalar(separator)), omittingEmptySubsequences: false).map(String.init)
         let kinds: [String: (UInt8, Int)] = ["YYYY": (UInt8(ascii: "y"), 4), "MM": (UInt8(ascii: "m"), 2), "M": (UInt8(ascii: "m"), 1),
                                              "DD": (UInt8(ascii: "d"), 2), "D": (UInt8(ascii: "d"), 1)]
         let read = tokens.compactMap { kinds[$0] }
@@ -35,15 +67,35 @@ struct CSVDateFormat: Sendable, Hashable {
         self.separator = separator
         parts = (read[0].0, read[1].0, read[2].0)
         least = (read[0].1, read[1].1, read[2].1)
+        self.time = time
     }
 
-    /// Reads `[p, p + length)` as a date in this order and writes it to `out` as `YYYY-MM-DD`
-    /// (ten bytes; `out` may be `p` itself when `length` is 10: every byte is read first).
-    /// - Returns: Whether it was such a date, a day of the calendar. Any other text, `31.02.2024`
-    ///   included, is left as written, for `type: date` to report as the file shows it.
-    /// - Complexity: O(1), no allocation (it runs on every value of the column).
-    func read(_ p: UnsafePointer<UInt8>, length: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard length >= least.0 + least.1 + least.2 + 2, length <= 10 else { return false }
+    /// `hh:mm`, `hh:mm:ss`, `h:mm` or `h:mm:ss`, and `UTC`, `Z` or `±HH:MM`.
+    private static func time(_ text: String, separator: UInt8, zone: String) -> Time? {
+        let hour = text.hasPrefix("hh:") ? 2 : text.hasPrefix("h:") ? 1 : 0
+        guard hour > 0, ["mm", "mm:ss"].contains(text.dropFirst(hour + 1)) else { return nil }
+        let offset: [UInt8]
+        if zone == "UTC" || zone == "Z" {
+            offset = [UInt8(ascii: "Z")]
+        } else {
+            let z = Array(zone.utf8)
+            func digits(_ i: Int) -> Int? { z[i] &- 48 < 10 && z[i + 1] &- 48 < 10 ? Int(z[i] - 48) * 10 + Int(z[i + 1] - 48) : nil }
+            guard z.count == 6, z[0] == UInt8(ascii: "+") || z[0] == UInt8(ascii: "-"), z[3] == UInt8(ascii: ":"),
+                  let h = digits(1), let m = digits(4), h <= 23, m <= 59 else { return nil }
+            offset = z
+        }
+        return Time(separator: separator, hourLeast: hour, seconds: text.hasSuffix(":ss"), zone: offset)
+    }
+
+    /// Reads `[p, p + length)` as a date (or date-time) in this order and writes it to `out` as
+    /// `YYYY-MM-DD` (or `YYYY-MM-DDThh:mm:ss[.f]` and the offset); `out` may be `p` itself for a
+    /// date of ten bytes: every byte is read first.
+    /// - Returns: The bytes written, at most ``maxOutput``; 0 when the text is not such a value,
+    ///   a day of the calendar (and a time of the day). Any other text, `31.02.2024` included, is
+    ///   left as written, for `type: date` or `datetime` to report as the file shows it.
+    /// - Complexity: O(length), no allocation (it runs on every value of the column).
+    func read(_ p: UnsafePointer<UInt8>, length: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard length >= least.0 + least.1 + least.2 + 2, length <= (time == nil ? 10 : 40) else { return 0 }
         let zero = UInt8(ascii: "0")
         var year: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var month: (UInt8, UInt8) = (zero, 0), day: (UInt8, UInt8) = (zero, 0)
@@ -54,9 +106,9 @@ struct CSVDateFormat: Sendable, Hashable {
             let start = at
             while at < length, p[at] >= zero, p[at] <= UInt8(ascii: "9"), at - start < (kind == UInt8(ascii: "y") ? 4 : 2) { at += 1 }
             let n = at - start
-            guard n >= fewest else { return false }
+            guard n >= fewest else { return 0 }
             if k < 2 {
-                guard at < length, p[at] == separator else { return false }
+                guard at < length, p[at] == separator else { return 0 }
                 at += 1
             }
             switch kind {
@@ -65,14 +117,64 @@ struct CSVDateFormat: Sendable, Hashable {
             default: day = n == 2 ? (p[start], p[start + 1]) : (zero, p[start])
             }
         }
-        guard at == length else { return false }
         let dash = UInt8(ascii: "-")
-        var iso = (year.0, year.1, year.2, year.3, dash, month.0, month.1, dash, day.0, day.1)
-        let valid = withUnsafeBytes(of: &iso) { ByteParsers.date($0.assumingMemoryBound(to: UInt8.self)) != nil }
-        guard valid else { return false }
-        (out[0], out[1], out[2], out[3], out[4]) = (year.0, year.1, year.2, year.3, dash)
-        (out[5], out[6], out[7], out[8], out[9]) = (month.0, month.1, dash, day.0, day.1)
-        return true
+        guard let time else {
+            guard at == length else { return 0 }
+            var iso = (year.0, year.1, year.2, year.3, dash, month.0, month.1, dash, day.0, day.1)
+            let valid = withUnsafeBytes(of: &iso) { ByteParsers.date($0.assumingMemoryBound(to: UInt8.self)) != nil }
+            guard valid else { return 0 }
+            (out[0], out[1], out[2], out[3], out[4]) = (year.0, year.1, year.2, year.3, dash)
+            (out[5], out[6], out[7], out[8], out[9]) = (month.0, month.1, dash, day.0, day.1)
+            return 10
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 35) { iso in
+            func digit(_ i: Int) -> Bool { i < length && p[i] >= zero && p[i] <= UInt8(ascii: "9") }
+            (iso[0], iso[1], iso[2], iso[3], iso[4]) = (year.0, year.1, year.2, year.3, dash)
+            (iso[5], iso[6], iso[7], iso[8], iso[9]) = (month.0, month.1, dash, day.0, day.1)
+            iso[10] = UInt8(ascii: "T")
+            guard at < length, p[at] == time.separator, digit(at + 1) else { return 0 }
+            at += 1
+            // The hour: one or two digits.
+            if digit(at + 1) {
+                (iso[11], iso[12]) = (p[at], p[at + 1])
+                at += 2
+            } else {
+                guard time.hourLeast == 1 else { return 0 }
+                (iso[11], iso[12]) = (zero, p[at])
+                at += 1
+            }
+            let colon = UInt8(ascii: ":")
+            guard at < length, p[at] == colon, digit(at + 1), digit(at + 2) else { return 0 }
+            (iso[13], iso[14], iso[15]) = (colon, p[at + 1], p[at + 2])
+            at += 3
+            var n = 19
+            if time.seconds {
+                guard at < length, p[at] == colon, digit(at + 1), digit(at + 2) else { return 0 }
+                (iso[16], iso[17], iso[18]) = (colon, p[at + 1], p[at + 2])
+                at += 3
+                if at < length, p[at] == UInt8(ascii: ".") {
+                    iso[19] = p[at]
+                    at += 1
+                    n = 20
+                    while digit(at), n < 29 {
+                        iso[n] = p[at]
+                        n += 1
+                        at += 1
+                    }
+                    guard n > 20 else { return 0 }
+                }
+            } else {
+                (iso[16], iso[17], iso[18]) = (colon, zero, zero)
+            }
+            guard at == length else { return 0 }
+            for b in time.zone {
+                iso[n] = b
+                n += 1
+            }
+            guard ByteParsers.instant(UnsafeBufferPointer(rebasing: iso[..<n])) != nil else { return 0 }
+            out.update(from: iso.baseAddress!, count: n)
+            return n
+        }
     }
 
     /// The same order with `D` and `M` for `DD` and `MM`.
@@ -114,8 +216,7 @@ extension CSVDateFormat {
                     chunk.bytes.withUnsafeBufferPointer { bytes in
                         buffer.withUnsafeMutableBufferPointer { out in
                             Int(cell.payload) + Int(cell.length) <= bytes.count
-                                && format.read(bytes.baseAddress! + Int(cell.payload), length: Int(cell.length), into: out.baseAddress!)
-                                && ByteParsers.date(UnsafeBufferPointer(out)) != nil
+                                && format.read(bytes.baseAddress! + Int(cell.payload), length: Int(cell.length), into: out.baseAddress!) == 10
                         }
                     }
                 }

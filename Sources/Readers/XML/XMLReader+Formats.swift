@@ -18,13 +18,11 @@ extension XMLReader {
             let start = Int(column[row].payload), length = Int(column[row].length)
             let at = bytes.count
             if let date = r.date {
-                guard length <= 10 else { continue }
-                bytes.append(contentsOf: repeatElement(0, count: 10))
-                if bytes.withUnsafeMutableBufferPointer({ date.read($0.baseAddress! + start, length: length, into: $0.baseAddress! + at) }) {
-                    column[row] = .text(offset: at, length: 10)
-                } else {
-                    bytes.removeLast(10)
-                }
+                let most = date.maxOutput
+                bytes.append(contentsOf: repeatElement(0, count: most))
+                let n = bytes.withUnsafeMutableBufferPointer { date.read($0.baseAddress! + start, length: length, into: $0.baseAddress! + at) }
+                bytes.removeLast(most - n)
+                if n > 0 { column[row] = .text(offset: at, length: n) }
                 continue
             }
             bytes.append(contentsOf: repeatElement(0, count: length))
