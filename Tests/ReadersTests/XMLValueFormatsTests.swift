@@ -94,6 +94,28 @@ import Testing
         #expect(valid > 3000, "\(valid) dates")
     }
 
+    @Test("Date-times that Python writes in each format read as its ISO text with the format's offset; what it refuses is left as written")
+    func dateTimes() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.dateTimes, "39"])
+        try #require(made.status == 0, "\(made)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        var valid = 0
+        for (name, group) in Dictionary(grouping: cases, by: { $0["format"] as? String ?? "" }) {
+            var formats = ValueFormats()
+            formats.dateFormats = ["v": try #require(CSVDateFormat(name))]
+            let (texts, _) = try Self.read(group.map { $0["text"] as? String ?? "" }, formats)
+            #expect(texts.count == group.count)
+            for (c, read) in zip(group, texts) {
+                let text = c["text"] as? String ?? ""
+                let iso = c["iso"] as? String
+                if iso != nil { valid += 1 }
+                #expect(read == (iso ?? text), "\(name) '\(text)' → '\(read ?? "nil")', Python: \(iso ?? "refused")")
+            }
+        }
+        #expect(valid > 1500, "\(valid) date-times")
+    }
+
     @Test("A field read with an option never changes another field that reads the same element")
     func sharedText() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-xml-shared-\(UUID().uuidString)")
