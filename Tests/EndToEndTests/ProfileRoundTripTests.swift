@@ -175,7 +175,7 @@ struct ProfileRoundTripTests {
         try assertExecute(["run", "rules.yml", "-q"], in: tmp.url, exitCode: 0)
     }
 
-    @Test("A column read with dateFormat: or decimalComma: is drafted as dates or decimals when 90 % of its values are (the rest are outliers)")
+    @Test("A column read with dateFormat: or decimalComma: is drafted as dates, date-times or decimals when 90 % of its values are (the rest are outliers)")
     func readingsKeepTheirType() throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("profile-readings-type")
@@ -183,14 +183,16 @@ struct ProfileRoundTripTests {
         let made = try ChildProcess.run([python.path, "-c", #"""
             import datetime, json, random, sys
             rnd = random.Random(5)
-            lines, bad = ["id;born;amount"], {"born": 0, "amount": 0}
+            lines, bad = ["id;born;amount;at"], {"born": 0, "amount": 0, "at": 0}
             for i in range(2000):
                 d = datetime.date(1950, 1, 1) + datetime.timedelta(days=rnd.randint(0, 20000))
                 born = d.strftime("%d.%m.%Y")
                 if rnd.random() < 0.03: born, bad["born"] = f"31.02.{d.year}", bad["born"] + 1
                 amount = f"{rnd.randint(0, 9999)},{rnd.randint(0, 99):02d}"
                 if rnd.random() < 0.03: amount, bad["amount"] = "n/a", bad["amount"] + 1
-                lines.append(f"{i};{born};{amount}")
+                at = (datetime.datetime(2020, 1, 1) + datetime.timedelta(seconds=rnd.randint(0, 10 ** 8))).strftime("%Y-%m-%d %H:%M:%S")
+                if rnd.random() < 0.03: at, bad["at"] = at[:11] + "24" + at[13:], bad["at"] + 1
+                lines.append(f"{i};{born};{amount};{at}")
             open(sys.argv[1] + "/eu.csv", "w").write("\n".join(lines) + "\n")
             print(json.dumps(bad))
             """#, tmp.url.path])
@@ -198,7 +200,10 @@ struct ProfileRoundTripTests {
         let bad = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
         try assertExecute(["profile", "eu.csv", "--rules-out", "rules.yml", "--format", "json", "--output", "profile.json"], in: tmp.url, exitCode: 0)
         let outliers = try Self.outliersMatch(in: tmp.url)
-        #expect(outliers["eu.born.type"] == bad["born"] && outliers["eu.amount.type"] == bad["amount"], "\(outliers), Python: \(bad)")
+        #expect(outliers["eu.born.type"] == bad["born"] && outliers["eu.amount.type"] == bad["amount"] && outliers["eu.at.type"] == bad["at"],
+                "\(outliers), Python: \(bad)")
+        let rules = try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+        #expect(rules.contains("\"at\": \"YYYY-MM-DD hh:mm:ss UTC\""), "\(rules)")
     }
 
     @Test("The profile and the rules draft never overwrite a profiled input, however it is reached")

@@ -220,6 +220,11 @@ import Testing
         #expect(try formats("a;b;c\n1/2/2024;12/25/2024;5.1.2024\n13/10/2024;1/31/2000;31.12.2024\n")
                 == ["a": "D/M/YYYY", "b": "M/D/YYYY", "c": "D.M.YYYY"])
         #expect(try formats("a\n1/2/2024\n3/4/2024\n") == [:])
+        // Date-times that write no offset: read as UTC, the profile says so.
+        #expect(try formats("a;b;c;d;e\n2024-12-31 14:05:00.5;31.12.2024 14:05;1/2/2024 9:05;2024-12-31T14:05:00Z;2024-12-31T14:05:00\n"
+                            + "2000-01-01 00:00:00;01.01.2000 00:00;12/25/2024 13:00;2000-01-01T00:00:00Z;2000-01-01T00:00:00\n")
+                == ["a": "YYYY-MM-DD hh:mm:ss UTC", "b": "DD.MM.YYYY hh:mm UTC", "c": "M/D/YYYY h:mm UTC", "e": "YYYY-MM-DDThh:mm:ss UTC"])
+        #expect(try formats("a\n01/02/2024 10:00\n03/04/2024 11:00\n") == [:])
     }
 
     /// Prints JSON cases: per date-time format, values that Python writes (hours with and

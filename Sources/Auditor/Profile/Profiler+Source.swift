@@ -92,7 +92,7 @@ extension Profiler {
         profiled.readings = readings
         for i in profiled.columns.indices {
             let name = profiled.columns[i].name
-            if readings.dateFormats[name] != nil { profiled.columns[i].readAs = .date }
+            if let format = readings.dateFormats[name] { profiled.columns[i].readAs = format.contains(":") ? .datetime : .date }
             if readings.decimalComma.contains(name) || readings.thousandsComma.contains(name) { profiled.columns[i].readAs = .decimal }
         }
         return profiled

@@ -7,7 +7,8 @@ package struct ColumnReadings: Sendable, Equatable {
     public var decimalComma: [String] = []
     /// Columns of numbers written with grouping commas (`1,234.50`).
     public var thousandsComma: [String] = []
-    /// Column → the order of its dates (`DD.MM.YYYY`).
+    /// Column → the order of its dates (`DD.MM.YYYY`), or of its date-times with the offset they
+    /// are read in (`YYYY-MM-DD hh:mm:ss UTC`).
     public var dateFormats: [String: String] = [:]
     /// Fields that hold several values in a record, read as lists (sorted).
     public var lists: [String] = []
@@ -39,9 +40,13 @@ package struct ColumnReadings: Sendable, Equatable {
         var parts = [String]()
         if !decimalComma.isEmpty { parts.append("decimal comma in \(decimalComma.map { "'\($0)'" }.joined(separator: ", "))") }
         if !thousandsComma.isEmpty { parts.append("thousands commas in \(thousandsComma.map { "'\($0)'" }.joined(separator: ", "))") }
+        var times = [String]()
         for (format, columns) in Dictionary(grouping: dateFormats.keys.sorted(), by: { dateFormats[$0]! }).sorted(by: { $0.key < $1.key }) {
-            parts.append("dates \(format) in \(columns.map { "'\($0)'" }.joined(separator: ", "))")
+            let named = columns.map { "'\($0)'" }.joined(separator: ", ")
+            if format.contains(":") { times.append("date-times \(format) in \(named)") } else { parts.append("dates \(format) in \(named)") }
         }
+        // A profile reads date-times as UTC: their values write no offset.
+        if !times.isEmpty { parts.append(times.joined(separator: ", ") + " (no offset written: read as UTC)") }
         return parts
     }
 }

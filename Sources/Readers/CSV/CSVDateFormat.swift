@@ -177,9 +177,10 @@ struct CSVDateFormat: Sendable, Hashable {
         }
     }
 
-    /// The same order with `D` and `M` for `DD` and `MM`.
+    /// The same order with `D`, `M` and `h` for `DD`, `MM` and `hh`.
     var lenient: CSVDateFormat {
-        CSVDateFormat(text.replacingOccurrences(of: "DD", with: "D").replacingOccurrences(of: "MM", with: "M")) ?? self
+        CSVDateFormat(text.replacingOccurrences(of: "DD", with: "D").replacingOccurrences(of: "MM", with: "M")
+            .replacingOccurrences(of: "hh:", with: "h:")) ?? self
     }
 
     /// Whether `other` is this order with other widths (`D.M.YYYY` and `DD.MM.YYYY`).
@@ -196,18 +197,26 @@ struct CSVColumnRewrite: Sendable, Equatable {
 
 extension CSVDateFormat {
     /// The orders that a profile tries (ISO dates need none), each with two-digit days and
-    /// months first, then with one or two.
-    static let candidates = ["DD.MM.YYYY", "DD/MM/YYYY", "MM/DD/YYYY", "DD-MM-YYYY", "MM-DD-YYYY", "YYYY/MM/DD", "YYYY.MM.DD"]
-        .compactMap(CSVDateFormat.init).flatMap { [$0, $0.lenient] }
+    /// months first, then with one or two; then date-times in those orders and the ISO one,
+    /// with minutes or seconds, which write no offset: read as UTC (`2024-12-31 14:05:00`).
+    static let candidates: [CSVDateFormat] = {
+        let orders = ["DD.MM.YYYY", "DD/MM/YYYY", "MM/DD/YYYY", "DD-MM-YYYY", "MM-DD-YYYY", "YYYY/MM/DD", "YYYY.MM.DD"]
+        let times = (orders + ["YYYY-MM-DD"]).flatMap { order in
+            ["hh:mm:ss", "hh:mm"].flatMap { time in
+                ["\(order) \(time) UTC"] + (order == "YYYY-MM-DD" ? ["\(order)T\(time) UTC"] : [])
+            }
+        }
+        return (orders + times).compactMap(CSVDateFormat.init).flatMap { [$0, $0.lenient] }
+    }()
 
-    /// The columns of `chunk` whose values are dates in another order, with that order, for
-    /// `auditor profile` to read them so (``ReaderFactory`` `columnReadings`): the one order in
-    /// which at least 90 % of the present values are valid dates (none when two are, as
-    /// `01/02/2024` in a column that never shows a day above 12), with two-digit days and months
-    /// where they fit, else one or two (`1/2/2024`). The others are outliers.
+    /// The columns of `chunk` whose values are dates (or date-times) in another order, with that
+    /// format, for `auditor profile` to read them so (``ReaderFactory`` `columnReadings`): the
+    /// one order in which at least 90 % of the present values are valid (none when two are, as
+    /// `01/02/2024` in a column that never shows a day above 12), with two-digit days, months and
+    /// hours where they fit, else one or two (`1/2/2024`). The others are outliers.
     static func columns(of chunk: RecordChunk, names: [String]) -> [String: String] {
         var found = [String: String]()
-        var buffer = [UInt8](repeating: 0, count: 10)
+        var buffer = [UInt8](repeating: 0, count: 35)
         for (c, column) in chunk.columns.enumerated() where c < names.count {
             let texts = column.filter { $0.tag == .text }
             guard !texts.isEmpty else { continue }
@@ -216,7 +225,7 @@ extension CSVDateFormat {
                     chunk.bytes.withUnsafeBufferPointer { bytes in
                         buffer.withUnsafeMutableBufferPointer { out in
                             Int(cell.payload) + Int(cell.length) <= bytes.count
-                                && format.read(bytes.baseAddress! + Int(cell.payload), length: Int(cell.length), into: out.baseAddress!) == 10
+                                && format.read(bytes.baseAddress! + Int(cell.payload), length: Int(cell.length), into: out.baseAddress!) > 0
                         }
                     }
                 }
