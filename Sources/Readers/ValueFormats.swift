@@ -52,9 +52,11 @@ struct ValueFormats: Sendable, Hashable {
 
     var isEmpty: Bool { decimalComma.isEmpty && thousandsComma.isEmpty && dateFormats.isEmpty }
 
-    /// The rewrite of each named field, at its index in `fields`.
+    /// The rewrite of each named field that is one of `fields`, at its index there.
+    /// - Parameter unknown: The error for a name that is no field (nil: such a name is skipped).
     /// - Throws: `unknown`'s error for the first name that is no field.
-    func rewrites(of fields: [String], unknown: (_ option: String, _ name: String, _ mark: ConfigMark?) -> AuditError) throws -> [CSVColumnRewrite] {
+    func rewrites(of fields: [String], unknown: ((_ option: String, _ name: String, _ mark: ConfigMark?) -> AuditError)?) throws
+        -> [CSVColumnRewrite] {
         let thousands = CSVColumnRewrite(column: 0, numbers: .thousandsComma)
         let named = decimalComma.map { ($0, "decimalComma", CSVColumnRewrite(column: 0), decimalCommaMark) }
             + thousandsComma.map { ($0, "thousandsComma", thousands, thousandsCommaMark) }
@@ -62,7 +64,10 @@ struct ValueFormats: Sendable, Hashable {
                 .map { ($0.key, "dateFormat", CSVColumnRewrite(column: 0, date: $0.value), dateFormatMark) }
         var rewrites = [CSVColumnRewrite]()
         for (name, option, var rewrite, mark) in named {
-            guard let c = fields.firstIndex(of: name) else { throw unknown(option, name, mark) }
+            guard let c = fields.firstIndex(of: name) else {
+                if let unknown { throw unknown(option, name, mark) }
+                continue
+            }
             rewrite.column = c
             if !rewrites.contains(where: { $0.column == c }) { rewrites.append(rewrite) }
         }

@@ -227,9 +227,19 @@ import Testing
         // A name that no rule reads: 78, where it is written.
         try tmp.write("typo.yml", try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
             .replacingOccurrences(of: "decimalComma: [amount]", with: "decimalComma: [amout]"))
-        try assertExecute(["run", "typo.yml"], in: tmp.url, exitCode: 78,
-                          stderrContains: ["typo.yml:3:65: decimalComma names 'amout', which is no field that the rules read from 'export.xml'; "
-                                           + "did you mean 'amount'?"])
+        for command in ["run", "check"] {     // check finds it without the file
+            try assertExecute([command, "typo.yml"], in: tmp.url, exitCode: 78,
+                              stderrContains: ["typo.yml:3:65: decimalComma names 'amout', which is no field that the rules read from 'export.xml'; "
+                                               + "did you mean 'amount'?"])
+        }
+        // Two entities read the source; one of them reads the amounts.
+        try tmp.write("two.yml", try String(contentsOf: tmp.url.appendingPathComponent("rules.yml"), encoding: .utf8)
+            + "  Notes:\n    source: export\n    attributes:\n      id: { type: integer }\n      note: { required: true }\n")
+        let two = try Auditor.run(["run", "two.yml", "--format", "json", "-q"], in: tmp.url)
+        #expect(two.status == 1, "\(two)")
+        let both = try ReportJSON(two.stdout).violationsByRule()
+        for (rule, count) in expected { #expect(both[rule] == count, "two entities, \(rule): \(both[rule] ?? -1), Python: \(count)") }
+        #expect(both["Notes.note.required"] == 0, "\(both)")
 
         let profiled = try assertExecute(["profile", "export.xml", "--rules-out", "drafted.yml"], in: tmp.url, exitCode: 0)
         #expect(profiled.stdoutText.hasPrefix("export.xml (xml, record '/export/row', decimal comma in 'amount', dates DD.MM.YYYY in 'born'): "

@@ -111,7 +111,7 @@ import Testing
                          ["7.5", "7,5", "2024-02-01", "1.2.2024", "7,51.2.2024", "3", "3", "x", "x"]], "\(rows)")
     }
 
-    @Test("The options are checked as a csv: block's are, and a name that no rule reads stops the audit at its line")
+    @Test("The options are checked as a csv: block's are, and a name that no rule reads is found at its line")
     func options() throws {
         let yaml = """
             record: r
@@ -130,11 +130,14 @@ import Testing
         #expect(XMLReaderOptions.decode(list).diagnostics.map(\.description)
             == ["l.yml:3:15: decimalComma names 'price', which is read as a list (as: list); decimalComma reads a single value"])
 
+        // A name that no entity reads is the plan's to refuse (below); a reader skips one that another entity reads.
+        let typo = XMLReaderOptions.decode(try YAMLLoader.load("record: r\ndecimalComma: [prize]", file: "t.yml")).options
+        #expect(try #require(typo).problems(reading: ["id", "v", "price"], displayPath: "t.xml").map(\.description)
+            == ["t.yml:2:15: decimalComma names 'prize', which is no field that the rules read from 't.xml'; did you mean 'price'? "
+                + "(the fields read: id, price, v)"])
+        #expect(try #require(typo).problems(reading: ["prize"], displayPath: "t.xml").isEmpty)
         var formats = ValueFormats()
         formats.decimalComma = ["prize"]
-        #expect { try Self.read(["1,5"], formats) } throws: { error in
-            guard let e = error as? AuditError else { return false }
-            return e.code == .invalidRules && e.description.contains("decimalComma names 'prize'") && e.description.contains("the fields read: id, v")
-        }
+        #expect(try Self.read(["1,5"], formats).texts == ["1,5"])
     }
 }

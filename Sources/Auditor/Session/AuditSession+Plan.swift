@@ -76,6 +76,13 @@ extension AuditSession {
                   let fields = plan.readerOptions?[source.name, factory.format]?.declaredFields else { continue }
             d += BoundEntity.unknownAttributes(entity, fields: fields, displayPath: source.resolvedPath)
         }
+        // Options that name fields, against every field that the source's entities read.
+        for source in plan.sources {
+            let entities = plan.entities.filter { $0.source == source.name }
+            guard !entities.isEmpty, let factory = factory(source),
+                  let options = plan.readerOptions?[source.name, factory.format] else { continue }
+            d += options.problems(reading: Set(entities.flatMap(\.fields)), displayPath: source.resolvedPath)
+        }
         if !d.isEmpty { throw AuditError.invalidRules(d) }
         return (spec, plan)
     }

@@ -156,8 +156,9 @@ import Auditor
             }
             schema = Schema(fields: options.columns ?? header)
         }
-        rewrites = try options.formats.rewrites(of: schema.fields) { option, name, mark in
-            CSVMessages.unknownRewrittenColumn(shownPath, option: option, name: name, columns: schema.fields, mark: mark)
+        let columns = schema.fields
+        rewrites = try options.formats.rewrites(of: columns) { option, name, mark in
+            CSVMessages.unknownRewrittenColumn(shownPath, option: option, name: name, columns: columns, mark: mark)
         }
     }
 

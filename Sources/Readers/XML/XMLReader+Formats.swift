@@ -45,12 +45,21 @@ extension XMLReader {
         }
     }
 
-    /// A name in `decimalComma:`, `thousandsComma:` or `dateFormat:` that the rules read from no field.
-    static func unknownFormatField(_ path: String, option: String, name: String, fields: [String], mark: ConfigMark?) -> AuditError {
-        var message = "\(option) names '\(name)', which is no field that the rules read from '\(path)'"
-        if let near = Suggest.closest(to: name, in: fields) { message += "; did you mean '\(near)'?" }
-        message += " (the fields read: \(fields.joined(separator: ", ")))"
-        if let mark { return AuditError.invalidRules([Diagnostic(mark: mark, message: message)]) }
-        return AuditError(.invalidRules, message, location: path)
+}
+
+extension XMLReaderOptions {
+    /// A name in `decimalComma:`, `thousandsComma:` or `dateFormat:` that no entity reading
+    /// the source reads, located at its option (`auditor check` finds it without the file).
+    public func problems(reading fields: Set<String>, displayPath: String) -> [Diagnostic] {
+        let read = fields.sorted()
+        var problems = [Diagnostic]()
+        _ = try? formats.rewrites(of: read) { option, name, mark in
+            var message = "\(option) names '\(name)', which is no field that the rules read from '\(displayPath)'"
+            if let near = Suggest.closest(to: name, in: read) { message += "; did you mean '\(near)'?" }
+            message += " (the fields read: \(read.joined(separator: ", ")))"
+            problems.append(Diagnostic(mark: mark ?? ConfigMark(file: displayPath, line: 1, column: 1), message: message))
+            return AuditError(.invalidRules, message)
+        }
+        return problems
     }
 }
