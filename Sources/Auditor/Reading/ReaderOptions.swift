@@ -11,10 +11,12 @@ public protocol ReaderOptions: Sendable {
     /// The fields that the options make lists or maps (XML `as: list|map`), so that list and
     /// map constraints on single values are refused before the run; others are scalars.
     var fieldShapes: [String: FieldShape] { get }
-    /// The options' problems with `fields`, every field that the entities reading the source
-    /// read, found without reading data, where those are the format's fields (XML: a
-    /// `decimalComma:` name that no rule reads); none by default.
-    /// - Parameter displayPath: The source's path, as messages show it.
+    /// The options' problems with the fields that the source's entities read, found without
+    /// reading data, where those are the format's fields (XML: a `decimalComma:` name that no
+    /// rule reads); none by default.
+    /// - Parameters:
+    ///   - fields: Every field that an entity reading the source reads.
+    ///   - displayPath: The source's path, as messages show it.
     func problems(reading fields: Set<String>, displayPath: String) -> [Diagnostic]
 }
 
