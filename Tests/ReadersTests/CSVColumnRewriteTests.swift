@@ -78,17 +78,22 @@ import Testing
         return (try #require(try reader.nextChunk(maxRecords: 1000)), reader.schema.fields)
     }
 
+    /// ``generator``'s cases for `style` and what ``oracle`` says of each.
+    static func numberCases(_ style: CSVDecimalComma.Style, seed: Int) throws -> (cases: [[String: String]], expected: [[String: String]]) {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let dialect = style == .decimalComma ? "de" : "us"
+        let made = try ChildProcess.run([python, "-c", generator, String(seed), dialect])
+        try #require(made.status == 0, "\(made)")
+        let judged = try ChildProcess.run([python, "-c", oracle, dialect], input: made.stdout)
+        try #require(judged.status == 0, "\(judged)")
+        return (try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]]),
+                try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]]))
+    }
+
     @Test("Python's decimals, written 1.234,5 (decimalComma) or 1,234.5 (thousandsComma), read back exactly; mutations match Python's re",
           arguments: [CSVDecimalComma.Style.decimalComma, .thousandsComma])
     func differential(style: CSVDecimalComma.Style) throws {
-        let python = try #require(CSVGenerated.python, "needs python3")
-        let dialect = style == .decimalComma ? "de" : "us"
-        let made = try ChildProcess.run([python, "-c", Self.generator, style == .decimalComma ? "5" : "6", dialect])
-        try #require(made.status == 0, "\(made)")
-        let judged = try ChildProcess.run([python, "-c", Self.oracle, dialect], input: made.stdout)
-        try #require(judged.status == 0, "\(judged)")
-        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]])
-        let expected = try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]])
+        let (cases, expected) = try Self.numberCases(style, seed: style == .decimalComma ? 5 : 6)
         #expect(cases.count == 6000 && expected.count == cases.count)
         var rewritten = 0, points = 0, unchanged = 0
         for (c, want) in zip(cases, expected) {

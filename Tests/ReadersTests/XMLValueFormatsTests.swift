@@ -36,14 +36,7 @@ import Testing
     @Test("Python's decimals, written 1.234,5 or 1,234.5, and their mutations: read as Python's re and decimal say",
           arguments: [CSVDecimalComma.Style.decimalComma, .thousandsComma])
     func numbers(style: CSVDecimalComma.Style) throws {
-        let python = try #require(CSVGenerated.python, "needs python3")
-        let dialect = style == .decimalComma ? "de" : "us"
-        let made = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.generator, style == .decimalComma ? "15" : "16", dialect])
-        try #require(made.status == 0, "\(made)")
-        let judged = try ChildProcess.run([python, "-c", CSVColumnRewriteTests.oracle, dialect], input: made.stdout)
-        try #require(judged.status == 0, "\(judged)")
-        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: String]])
-        let expected = try #require(try JSONSerialization.jsonObject(with: judged.stdout) as? [[String: String]])
+        let (cases, expected) = try CSVColumnRewriteTests.numberCases(style, seed: style == .decimalComma ? 15 : 16)
         var formats = ValueFormats()
         if style == .decimalComma { formats.decimalComma = ["v"] } else { formats.thousandsComma = ["v"] }
         let (texts, issues) = try Self.read(cases.map { $0["text"] ?? "" }, formats)
