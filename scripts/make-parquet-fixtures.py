@@ -56,7 +56,7 @@ def render(value, typ):
         seconds, fraction = divmod(value, per)
         days, sod = divmod(seconds, 86400)
         text = date_text(days) + "T" + time_text(sod, fraction, digits)
-        return text + ("Z" if typ.tz is not None else "")
+        return text + "Z"   # a local timestamp too: its wall time read as UTC, as Spark reads it
     if pa.types.is_time(typ):
         per, digits = UNIT[typ.unit]
         seconds, fraction = divmod(value, per)

@@ -46,7 +46,7 @@ enum ParquetCells {
             let start = bytes.count
             appendDate(v.ints[j], &bytes)
             return .text(offset: start, length: bytes.count - start)
-        case .timestamp(let unit, let utc):
+        case .timestamp(let unit):
             let start = bytes.count
             let perSecond = unitsPerSecond(unit)
             let (seconds, fraction) = floorDivide(v.ints[j], perSecond)
@@ -54,7 +54,9 @@ enum ParquetCells {
             appendDate(days, &bytes)
             bytes.append(UInt8(ascii: "T"))
             appendTime(secondOfDay, fraction: fraction, digits: fractionDigits(unit), &bytes)
-            if utc { bytes.append(UInt8(ascii: "Z")) }
+            // A local timestamp (not adjusted to UTC) is its wall time read as UTC, as Spark
+            // reads it (TIMESTAMP_NTZ) and the PostgreSQL reader reads a `timestamp`.
+            bytes.append(UInt8(ascii: "Z"))
             return .text(offset: start, length: bytes.count - start)
         case .time(let unit):
             let start = bytes.count

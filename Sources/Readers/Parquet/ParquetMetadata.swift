@@ -23,7 +23,6 @@ struct ParquetFileMetaData {
         var id: Int16
         var scale: Int32 = 0
         var precision: Int32 = 0
-        var adjustedToUTC = false
         /// TimeUnit: 1 millis, 2 micros, 3 nanos.
         var unit: Int16 = 0
         var bitWidth: Int8 = 0
@@ -92,8 +91,6 @@ struct ParquetFileMetaData {
                 switch (id, field, k) {
                 case (5, 1, .i32): t.scale = try r.i32()
                 case (5, 2, .i32): t.precision = try r.i32()
-                case (7, 1, _), (8, 1, _):
-                    if k == .boolTrue || k == .boolFalse { t.adjustedToUTC = r.bool(k) } else { try r.skip(k) }
                 case (7, 2, .structure), (8, 2, .structure):
                     try r.readStruct { r, unit, uk throws(F) in t.unit = unit; try r.skip(uk) }
                 case (10, 1, .byte): t.bitWidth = Int8(bitPattern: try r.byte())

@@ -5,7 +5,7 @@ enum ParquetValueKind: Equatable {
     case uint32             // INT32 read unsigned: `.integer`
     case uint64             // INT64 read unsigned: `.integer`, or its decimal text above Int64.max
     case date               // INT32 days: text `YYYY-MM-DD`
-    case timestamp(unit: Int16, utc: Bool)   // INT64: text `YYYY-MM-DDTHH:MM:SS[.f…][Z]`
+    case timestamp(unit: Int16)              // INT64: text `YYYY-MM-DDTHH:MM:SS[.f…]Z` (a local one as UTC)
     case time(unit: Int16)  // INT32/INT64: text `HH:MM:SS[.f…]`
     case decimal(scale: Int)                 // INT32/INT64/BYTE_ARRAY/FLBA: exact decimal text
     case real               // FLOAT/DOUBLE: `.real`
@@ -180,7 +180,7 @@ enum ParquetSchema {
                 return .success(.decimal(scale: Int(l.scale)))
             case 6: return physical == 1 ? .success(.date) : refuse("a DATE not stored as INT32")
             case 7: return isInt ? .success(.time(unit: l.unit)) : refuse("a TIME")
-            case 8: return physical == 2 ? .success(.timestamp(unit: l.unit, utc: l.adjustedToUTC)) : refuse("a TIMESTAMP")
+            case 8: return physical == 2 ? .success(.timestamp(unit: l.unit)) : refuse("a TIMESTAMP")
             case 10:
                 guard isInt else { return refuse("an INTEGER logical type") }
                 if l.signed { return .success(.integer) }
@@ -200,8 +200,8 @@ enum ParquetSchema {
             case 6: return physical == 1 ? .success(.date) : refuse("a DATE")
             case 7: return physical == 1 ? .success(.time(unit: 1)) : refuse("a TIME_MILLIS")
             case 8: return physical == 2 ? .success(.time(unit: 2)) : refuse("a TIME_MICROS")
-            case 9: return physical == 2 ? .success(.timestamp(unit: 1, utc: true)) : refuse("a TIMESTAMP_MILLIS")
-            case 10: return physical == 2 ? .success(.timestamp(unit: 2, utc: true)) : refuse("a TIMESTAMP_MICROS")
+            case 9: return physical == 2 ? .success(.timestamp(unit: 1)) : refuse("a TIMESTAMP_MILLIS")
+            case 10: return physical == 2 ? .success(.timestamp(unit: 2)) : refuse("a TIMESTAMP_MICROS")
             case 11, 12, 13: return physical == 1 ? .success(.uint32) : refuse("an unsigned integer")
             case 14: return physical == 2 ? .success(.uint64) : refuse("an unsigned integer")
             case 15, 16, 17, 18: return isInt ? .success(.integer) : refuse("an integer")
