@@ -25,7 +25,7 @@ enum ExpressionFixture {
     static let mark = ConfigMark(file: "rules.yml", line: 14, column: 17)
 
     /// A chunk with one column per fixture attribute; absent keys are missing cells.
-    static func chunk(_ rows: [[String: TestCell]]) -> RecordChunk {
+    static func chunk(_ rows: [[String: TestCell]], storageClasses: Bool = false) -> RecordChunk {
         var b = RecordChunkBuilder(columnCount: fields.count, firstRecord: 0)
         for (i, row) in rows.enumerated() {
             b.beginRecord(location: Int64(i + 2))
@@ -41,7 +41,9 @@ enum ExpressionFixture {
                 }
             }
         }
-        return b.build()
+        var built = b.build()
+        built.storageClasses = storageClasses
+        return built
     }
 
     static func compile(_ source: String, expecting: ExpressionType? = nil) throws -> CompiledExpression {
@@ -53,9 +55,10 @@ enum ExpressionFixture {
     }
 
     /// The outcome of a boolean expression for each row.
-    static func outcomes(_ source: String, _ rows: [[String: TestCell]] = [[:]], skip: [Bool]? = nil) throws -> [ExpressionOutcome] {
+    static func outcomes(_ source: String, _ rows: [[String: TestCell]] = [[:]], skip: [Bool]? = nil,
+                         storageClasses: Bool = false) throws -> [ExpressionOutcome] {
         let e = try compile(source, expecting: .boolean)
-        let c = chunk(rows)
+        let c = chunk(rows, storageClasses: storageClasses)
         return e.evaluate(c, columns: columns(e), skip: skip ?? [Bool](repeating: false, count: rows.count))
     }
 

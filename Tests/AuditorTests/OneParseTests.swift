@@ -179,7 +179,7 @@ final class HookCounter: @unchecked Sendable {     // every access holds `lock`
             var numbers = [Double](repeating: 0, count: n)
             var ints = [Int64](repeating: 0, count: n)
             chunk.bytes.withUnsafeBufferPointer { TypedParse.classify(type, chunk.columns[0], $0, none, &state, &numbers, &ints) }
-            if storageClasses { StorageClass.restrict(type, chunk.columns[0], &state) }
+            StorageClass.restrict(type, chunk.columns[0], &state, storageClasses: storageClasses)
             let column = TypedColumn(type: type, state: state, numbers: numbers, ints: ints, cells: chunk.columns[0])
             let layout = RecordLayout(columns: ["v": 0], types: ["v": type])
             var typedRows = 0

@@ -91,7 +91,7 @@ final class ChunkColumns {
     /// Applies the storage-class rule, keeps a retained column and counts the parse.
     private func finish(_ a: Int, _ column: TypedColumn) -> TypedColumn {
         var c = column
-        if chunk.storageClasses { StorageClass.restrict(c.type, c.cells, &c.state) }
+        StorageClass.restrict(c.type, c.cells, &c.state, storageClasses: chunk.storageClasses)
         if retained[a] { columns[a] = c }
         parses[a] += 1
         return c

@@ -15,7 +15,7 @@ enum ExpressionInputs {
         var numbers = [Double](repeating: 0, count: n)
         var ints = [Int64](repeating: 0, count: n)
         TypedParse.classify(type, column, bytes, skip, &state, &numbers, &ints)
-        if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
+        StorageClass.restrict(type, column, &state, storageClasses: chunk.storageClasses)
         return self.column(type, state: state, numbers: numbers, ints: ints, cells: column, rows: 0 ..< n,
                            chunk: chunk, bytes: bytes, skip: skip, missingIsNull: missingIsNull, skipped: &skipped)
     }

@@ -69,12 +69,7 @@ package struct ColumnProfiler: Sendable {
                     continue
                 }
                 TypedParse.classify(type, column, bytes, excluded, &state, &numbers, &ints)
-                if chunk.storageClasses { StorageClass.restrict(type, column, &state) }
-                // A number 0 or 1 is a boolean only where the format has no booleans of its own
-                // (SQLite): in JSON Lines, Parquet or PostgreSQL it is a number (`retries: 1`).
-                if type == .boolean, !chunk.storageClasses {
-                    for r in 0 ..< n where column[r].tag == .integer { state[r] = TypedParse.Classified.invalid }
-                }
+                StorageClass.restrict(type, column, &state, storageClasses: chunk.storageClasses)
                 var t = facts.types[type] ?? TypeFacts()
                 for r in 0 ..< n where state[r] == TypedParse.Classified.valid {
                     t.valid += 1
