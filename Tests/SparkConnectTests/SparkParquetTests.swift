@@ -82,15 +82,18 @@ struct SparkParquetTests {
         """
 
     /// Each rule's counts, and its samples as key, value and message (the message of `unique`
-    /// left out: it names where the first record is, which is the file's place or Spark's order).
-    static func digest(_ report: [String: Any]) -> [String: [String]] {
+    /// left out: it names where the first record is, which is the file's place or Spark's order),
+    /// or only their keys.
+    static func digest(_ report: [String: Any], keysOnly: Bool = false) -> [String: [String]] {
         var out = [String: [String]]()
         for rule in report["rules"] as? [[String: Any]] ?? [] {
             guard let id = rule["id"] as? String else { continue }
             let counts = ["evaluated", "violations", "skipped"].map { "\($0)=\((rule[$0] as? NSNumber)?.stringValue ?? "-")" }
             let samples = (rule["samples"] as? [[String: Any]] ?? []).map { sample in
-                [sample["key"] as? String ?? "-", sample["value"] as? String ?? "-",
-                 rule["kind"] as? String == "unique" ? "" : sample["message"] as? String ?? "-"].joined(separator: " | ")
+                let key = sample["key"] as? String ?? "-"
+                if keysOnly { return key }
+                return [key, sample["value"] as? String ?? "-",
+                        rule["kind"] as? String == "unique" ? "" : sample["message"] as? String ?? "-"].joined(separator: " | ")
             }
             out[id] = counts + samples
         }

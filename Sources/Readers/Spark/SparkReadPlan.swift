@@ -82,6 +82,12 @@ struct SparkReadPlan {
                 .map(Character.init)) + "_\(UInt32.random(in: 0 ... UInt32.max))"
             relation = quoted(view)
             let dialect = SparkDialect(columns: [:])
+            var pairs = pairs
+            // JSON values keep the text the file wrote, as CSV's do (`inferSchema` is off by
+            // default): inferred, a decimal or an integer past 2^53 becomes a rounded DOUBLE.
+            // Options that type the values (Spark's names are case-insensitive) are left alone.
+            let typing: Set = ["primitivesasstring", "prefersdecimal"]
+            if format == "json", !pairs.keys.contains(where: { typing.contains($0.lowercased()) }) { pairs["primitivesAsString"] = "true" }
             let settings = ([("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
                 .map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
             _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(settings))",
