@@ -61,42 +61,12 @@ struct SparkJSONFilesTests {
 
     @Test("the same counts and samples from the JSON Lines reader and from Spark's json files, streamed and pushed down", arguments: [1, 2])
     func sameReport(seed: Int) async throws {
-        let server = try await SparkTestServer.get()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-json-\(getpid())-\(seed)")
-        try? FileManager.default.removeItem(at: scratch)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let file = scratch.appendingPathComponent("t.jsonl").path
-        try Self.generator.write(to: scratch.appendingPathComponent("make.py"), atomically: true, encoding: .utf8)
-        let made = try ChildProcess.run(["python3", scratch.appendingPathComponent("make.py").path, file, String(seed)])
-        try #require(made.status == 0, "\(made.stderrText)")
-        let rules = Self.rules.replacingOccurrences(of: "PATH", with: file)
-        try rules.replacingOccurrences(of: "SPARK\n", with: "")
-            .write(to: scratch.appendingPathComponent("local.yml"), atomically: true, encoding: .utf8)
-        try rules.replacingOccurrences(of: "\"\(file)\"", with: "\"\(server.url)\"")
-            .replacingOccurrences(of: "SPARK", with: "    spark: { files: \"\(file)\", format: json, locate: id, readWholeBelow: 0 }")
-            .write(to: scratch.appendingPathComponent("spark.yml"), atomically: true, encoding: .utf8)
-        let arguments = ["--max-samples", "100000", "--no-history"]
-        let local = try await AuditorBinary.offPool {
-            try AuditorBinary.run(["run", "local.yml", "--format", "json"] + arguments, in: scratch.path)
-        }
-        #expect(local.status == 1, "\(local)")
-        let (streamed, pushed) = try await AuditorBinary.sameReport(["run", "spark.yml"] + arguments, in: scratch.path)
-        #expect(AuditorBinary.input(pushed, source: "t")?["ranIn"] as? String == "spark")
-        // The JSON Lines reader's own structural rules (jsonl.line.malformed…) have no Spark
-        // counterpart. Samples are compared by record: that reader shows a number in its plain
-        // form (`12.5`), Spark's text is as written (`12.50`).
-        let want = SparkParquetTests.digest(try AuditorBinary.json(local), keysOnly: true).filter { !$0.key.hasPrefix("jsonl.") }
-        for (name, report) in [("streamed", streamed), ("pushed down", pushed)] {
-            let got = SparkParquetTests.digest(report, keysOnly: true)
-            #expect(Set(got.keys) == Set(want.keys))
-            for (id, expected) in want.sorted(by: { $0.key < $1.key }) {
-                let mine = got[id] ?? []
-                #expect(Array(mine.prefix(3)) == Array(expected.prefix(3)) && mine.dropFirst(3).sorted() == expected.dropFirst(3).sorted(),
-                        "\(name), \(id): Spark \(mine.prefix(8)) vs JSON Lines \(expected.prefix(8))")
-            }
-        }
-        let violations = AuditorBinary.violations(try AuditorBinary.json(local))
+        // That reader's own structural rules (jsonl.line.malformed…) have no Spark counterpart.
+        // Samples are compared by record: it shows a number in its plain form (`12.5`), Spark's
+        // text is as written (`12.50`).
+        let violations = try await SameFileThroughSpark.compare(file: "t.jsonl", format: "json", python: "python3", generator: Self.generator,
+                                                                rules: Self.rules, seed: seed, reader: "JSON Lines", keysOnly: true,
+                                                                readerRules: "jsonl.")
         for id in ["Row.n.max", "Row.n.exclusiveMax", "Row.x.max", "Row.big.max", "Row.b.type", "row.flagged", "Row.id.unique"] {
             #expect((violations[id] ?? 0) > 0, "\(id): \(violations)")
         }

@@ -81,64 +81,11 @@ struct SparkParquetTests {
 
         """
 
-    /// Each rule's counts, and its samples as key, value and message (the message of `unique`
-    /// left out: it names where the first record is, which is the file's place or Spark's order),
-    /// or only their keys.
-    static func digest(_ report: [String: Any], keysOnly: Bool = false) -> [String: [String]] {
-        var out = [String: [String]]()
-        for rule in report["rules"] as? [[String: Any]] ?? [] {
-            guard let id = rule["id"] as? String else { continue }
-            let counts = ["evaluated", "violations", "skipped"].map { "\($0)=\((rule[$0] as? NSNumber)?.stringValue ?? "-")" }
-            let samples = (rule["samples"] as? [[String: Any]] ?? []).map { sample in
-                let key = sample["key"] as? String ?? "-"
-                if keysOnly { return key }
-                return [key, sample["value"] as? String ?? "-",
-                        rule["kind"] as? String == "unique" ? "" : sample["message"] as? String ?? "-"].joined(separator: " | ")
-            }
-            out[id] = counts + samples
-        }
-        return out
-    }
-
     @Test("the same counts and samples from the Parquet reader and from Spark, streamed and pushed down", arguments: [1, 2])
     func sameReport(seed: Int) async throws {
-        let server = try await SparkTestServer.get()
-        let python = try #require(PyarrowPython.path)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-parquet-\(getpid())-\(seed)")
-        try? FileManager.default.removeItem(at: scratch)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let file = scratch.appendingPathComponent("t.parquet").path
-        try Self.generator.write(to: scratch.appendingPathComponent("make.py"), atomically: true, encoding: .utf8)
-        let made = try ChildProcess.run([python, scratch.appendingPathComponent("make.py").path, file, String(seed)])
-        try #require(made.status == 0, "\(made.stderrText)")
-        let rules = Self.rules.replacingOccurrences(of: "PATH", with: file)
-        try rules.replacingOccurrences(of: "SPARK\n", with: "")
-            .write(to: scratch.appendingPathComponent("local.yml"), atomically: true, encoding: .utf8)
-        try rules.replacingOccurrences(of: "\"\(file)\"", with: "\"\(server.url)\"")
-            .replacingOccurrences(of: "SPARK", with: "    spark: { files: \"\(file)\", format: parquet, locate: id, readWholeBelow: 0 }")
-            .write(to: scratch.appendingPathComponent("spark.yml"), atomically: true, encoding: .utf8)
-        let arguments = ["--max-samples", "100000", "--no-history"]
-        let local = try await AuditorBinary.offPool {
-            try AuditorBinary.run(["run", "local.yml", "--format", "json"] + arguments, in: scratch.path)
-        }
-        #expect(local.status == 1, "\(local)")
-        let (streamed, pushed) = try await AuditorBinary.sameReport(["run", "spark.yml"] + arguments, in: scratch.path)
-        #expect(AuditorBinary.input(pushed, source: "t")?["ranIn"] as? String == "spark")
-        let want = Self.digest(try AuditorBinary.json(local))
-        for (name, report) in [("streamed", streamed), ("pushed down", pushed)] {
-            let got = Self.digest(report)
-            #expect(Set(got.keys) == Set(want.keys))
-            for (id, expected) in want.sorted(by: { $0.key < $1.key }) {
-                // Spark orders the rows by id, then every column: two rows with one id may come
-                // the other way round, so samples are compared as sets of lines.
-                let mine = got[id] ?? []
-                #expect(Array(mine.prefix(3)) == Array(expected.prefix(3)) && mine.dropFirst(3).sorted() == expected.dropFirst(3).sorted(),
-                        "\(name), \(id): Spark \(mine.prefix(8)) vs Parquet \(expected.prefix(8))")
-            }
-        }
+        let violations = try await SameFileThroughSpark.compare(file: "t.parquet", format: "parquet", python: try #require(PyarrowPython.path),
+                                                                generator: Self.generator, rules: Self.rules, seed: seed, reader: "Parquet")
         // Every rule sees faults, so no rule passes by reading nothing.
-        let violations = AuditorBinary.violations(try AuditorBinary.json(local))
         #expect(violations.filter { $0.value == 0 && !$0.key.hasSuffix(".type") && !$0.key.hasSuffix("id.required") }.isEmpty, "\(violations)")
     }
 }
