@@ -65,6 +65,16 @@ struct SparkReadPlan {
         }
     }
 
+    /// What `files:` passes to Spark unless `options:` name one of the options in `unless`
+    /// (lowercased), so that Spark reads a file as the auditor's own reader does: CSV with a
+    /// header, quotes doubled inside quoted fields and fields that span lines (RFC 4180; Spark's
+    /// defaults are no header, `\"` and one line per record); JSON values as the text the file
+    /// wrote, as CSV's are (inferred, a decimal or an integer past 2^53 is a rounded DOUBLE).
+    static let readerDefaults: [String: [(option: String, value: String, unless: Set<String>)]] = [
+        "csv": [("header", "true", ["header"]), ("escape", "\"", ["escape"]), ("multiLine", "true", ["multiline"])],
+        "json": [("primitivesAsString", "true", ["primitivesasstring", "prefersdecimal"])],
+    ]
+
     /// Resolves the source and plans the read.
     /// - Throws: ``AuditError``: no such table or files (65/66), a `locate:` that is not an
     ///   integer column (78), the server's failures.
@@ -83,11 +93,8 @@ struct SparkReadPlan {
             relation = quoted(view)
             let dialect = SparkDialect(columns: [:])
             var pairs = pairs
-            // JSON values keep the text the file wrote, as CSV's do (`inferSchema` is off by
-            // default): inferred, a decimal or an integer past 2^53 becomes a rounded DOUBLE.
-            // Options that type the values (Spark's names are case-insensitive) are left alone.
-            let typing: Set = ["primitivesasstring", "prefersdecimal"]
-            if format == "json", !pairs.keys.contains(where: { typing.contains($0.lowercased()) }) { pairs["primitivesAsString"] = "true" }
+            let named = Set(pairs.keys.map { $0.lowercased() })   // Spark's option names ignore case
+            for (option, value, unless) in readerDefaults[format] ?? [] where named.isDisjoint(with: unless) { pairs[option] = value }
             let settings = ([("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
                 .map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
             _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(settings))",
