@@ -59,5 +59,47 @@ struct SparkCSVFilesTests {
             #expect((violations[id] ?? 0) > 0, "\(id): \(violations)")
         }
     }
+
+    /// Spark's default parse mode fills a short row with NULLs and drops a long row's extra
+    /// fields: the audit passed. Now the read stops at the first such record, exit 65, saying
+    /// what to do; `mode: PERMISSIVE` in `options:` still lets Spark repair them.
+    @Test("a CSV row with too few or too many fields, or a JSON line that is no object: exit 65, saying so",
+          arguments: ["short.csv", "long.csv", "bad.jsonl"])
+    func malformedRecordsStopTheRead(_ name: String) async throws {
+        let server = try await SparkTestServer.get()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-spark-malformed-\(getpid())-\(name)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let text = ["short.csv": "id,note\n1,a\n2\n3,c\n", "long.csv": "id,note\n1,a\n2,b,extra\n3,c\n",
+                    "bad.jsonl": "{\"id\": 1, \"note\": \"a\"}\n{\"id\": 2, \"note\":\n{\"id\": 3, \"note\": \"c\"}\n"][name]!
+        try text.write(to: scratch.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        let format = name.hasSuffix(".csv") ? "csv" : "json"
+        func rules(_ options: String) -> String {
+            """
+            version: 1
+            sources:
+              t:
+                path: "\(server.url)"
+                spark: { files: "\(scratch.appendingPathComponent(name).path)", format: \(format), locate: id\(options) }
+            entities:
+              Row:
+                source: t
+                attributes:
+                  id:   { type: integer }
+                  note: { type: string }
+
+            """
+        }
+        try rules("").write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        for pushdown in [[], ["--pushdown"]] {
+            let run = try await AuditorBinary.offPool { try AuditorBinary.run(["run", "rules.yml", "--no-history"] + pushdown, in: scratch.path) }
+            #expect(run.status == 65, "\(run)")
+            #expect(run.stderr.contains("cannot read \(format) files") && run.stderr.contains("options: { mode: PERMISSIVE }"), "\(run)")
+        }
+        guard format == "csv" else { return }
+        try rules(", options: { mode: PERMISSIVE }").write(to: scratch.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let repaired = try await AuditorBinary.offPool { try AuditorBinary.run(["run", "rules.yml", "--no-history"], in: scratch.path) }
+        #expect(repaired.status == 0, "\(repaired)")
+    }
 }
 #endif

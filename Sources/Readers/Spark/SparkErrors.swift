@@ -7,7 +7,7 @@ import SparkConnect
 /// Exit statuses (as for PostgreSQL): no server at the address, refused credentials → 66; no
 /// answer within the timeout, or a failure while running → 75 (transient: run again); a table
 /// or files that do not exist → 65 (the data is not there), or 66 for a missing path of
-/// `files:`; a malformed URL or an unsupported option → 78; Spark rejecting SQL that the
+/// `files:`; a record Spark cannot parse, or a file it cannot read → 65; a malformed URL or an unsupported option → 78; Spark rejecting SQL that the
 /// auditor generated → 70 (a bug), with Spark's error class.
 enum SparkErrors {
     enum Stage {
@@ -38,6 +38,20 @@ enum SparkErrors {
         case .timedOut:
             return AuditError(.transient, "the Spark Connect server at \(target) did not answer in time; raise 'timeout:' in the "
                                   + "source's spark block, or run again", location: displayPath, cause: because)
+        case .server where ["FAILED_READ_FILE", "MALFORMED_RECORD_IN_PARSING"].contains { error.errorClass?.hasPrefix($0) == true }:
+            // The data: a record that Spark cannot parse (`mode: FAILFAST`, set for csv and json
+            // files, SparkReadPlan.readerDefaults), or a file it cannot read.
+            var what = "the data"
+            switch stage {
+            case .read(let named), .resolve(let named): what = named
+            case .open: break
+            }
+            let hint = !what.hasPrefix("csv ") && !what.hasPrefix("json ") ? ""
+                : "; a CSV row with too few or too many fields, or a JSON line that is no object, stops the read (mode FAILFAST, "
+                    + "so that Spark repairs none in silence): the auditor's own csv and jsonl readers report each such record, "
+                    + "or options: { mode: PERMISSIVE } lets Spark repair them"
+            return AuditError(.malformedInput, "Spark at \(target) cannot read \(what): \(error.message)\(hint)", location: displayPath,
+                              cause: because)
         case .server where error.errorClass != nil:
             // A classified failure at run time (ARITHMETIC_OVERFLOW, CAST_INVALID_INPUT under ANSI
             // mode): the same SQL fails again on the same data, so it is no transient failure.

@@ -70,9 +70,13 @@ struct SparkReadPlan {
     /// header, quotes doubled inside quoted fields and fields that span lines (RFC 4180; Spark's
     /// defaults are no header, `\"` and one line per record); JSON values as the text the file
     /// wrote, as CSV's are (inferred, a decimal or an integer past 2^53 is a rounded DOUBLE).
+    /// Both stop at a record that Spark cannot parse (`FAILFAST`, ``SparkErrors``): by default
+    /// Spark fills a short CSV row with NULLs, drops a long row's extra fields and reads a
+    /// JSON line that is no object as NULLs, and the audit then passed.
     static let readerDefaults: [String: [(option: String, value: String, unless: Set<String>)]] = [
-        "csv": [("header", "true", ["header"]), ("escape", "\"", ["escape"]), ("multiLine", "true", ["multiline"])],
-        "json": [("primitivesAsString", "true", ["primitivesasstring", "prefersdecimal"])],
+        "csv": [("header", "true", ["header"]), ("escape", "\"", ["escape"]), ("multiLine", "true", ["multiline"]),
+                ("mode", "FAILFAST", ["mode"])],
+        "json": [("primitivesAsString", "true", ["primitivesasstring", "prefersdecimal"]), ("mode", "FAILFAST", ["mode"])],
     ]
 
     /// Resolves the source and plans the read.
