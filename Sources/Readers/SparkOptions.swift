@@ -53,6 +53,31 @@ package struct SparkOptions: ReaderOptions, Equatable {
     /// The data sources `format:` may name.
     package static let formats = ["parquet", "csv", "json"]
 
+    /// The options of Spark 4's file data sources, by `format:` (from Spark's `CSVOptions`,
+    /// `JSONOptions`, `ParquetOptions` and the file index's). Spark ignores a name it does not
+    /// know, so `hedaer: "true"` would read the file as if it were not written: such a name is
+    /// a rules-file error. A name with a dot (a Hadoop setting such as `fs.s3a.endpoint`) is
+    /// passed on unchecked.
+    package static let sparkOptions: [String: [String]] = {
+        let files = ["basePath", "ignoreCorruptFiles", "ignoreInvalidPartitionPaths", "ignoreMissingFiles", "modifiedAfter",
+                     "modifiedBefore", "pathGlobFilter", "recursiveFileLookup"]
+        let parsed = ["columnNameOfCorruptRecord", "compression", "dateFormat", "enableDateTimeParsingFallback", "encoding", "charset",
+                      "lineSep", "locale", "mode", "multiLine", "samplingRatio", "singleVariantColumn", "timeFormat", "timeZone",
+                      "timestampFormat", "timestampNTZFormat"]
+        return [
+            "csv": files + parsed + ["charToEscapeQuoteEscaping", "codec", "columnPruning", "comment", "delimiter", "emptyValue",
+                                     "enforceSchema", "escape", "escapeQuotes", "header", "ignoreLeadingWhiteSpace",
+                                     "ignoreTrailingWhiteSpace", "inferSchema", "inputBufferSize", "maxCharsPerColumn", "maxColumns",
+                                     "nanValue", "negativeInf", "nullValue", "positiveInf", "preferDate", "quote", "quoteAll", "sep",
+                                     "unescapedQuoteHandling"],
+            "json": files + parsed + ["allowBackslashEscapingAnyCharacter", "allowComments", "allowNonNumericNumbers",
+                                      "allowNumericLeadingZeros", "allowSingleQuotes", "allowUnquotedControlChars",
+                                      "allowUnquotedFieldNames", "dropFieldIfAllNull", "ignoreNullFields", "inferTimestamp",
+                                      "prefersDecimal", "primitivesAsString"],
+            "parquet": files + ["compression", "datetimeRebaseMode", "int96RebaseMode", "mergeSchema"],
+        ]
+    }()
+
     /// Decodes a `spark:` block (nil: the table named like the source).
     /// - Throws: ``AuditError`` `.invalidRules` with every located problem.
     package static func decode(_ node: ConfigNode?, sourceName: String) throws(AuditError) -> SparkOptions {
@@ -103,6 +128,12 @@ package struct SparkOptions: ReaderOptions, Equatable {
                         guard let k = key.scalar, !k.isEmpty, let v = value.scalar else {
                             d.append(value.error("'options:' maps names to text, e.g. options: { header: \"true\" }"))
                             continue
+                        }
+                        if let format, !k.contains("."), let known = sparkOptions[format],
+                           !known.contains(where: { $0.lowercased() == k.lowercased() }) {
+                            var m = "'\(k)' is not an option of Spark's \(format) files, and Spark would ignore it"
+                            if let c = Suggest.closest(to: k, in: known) { m += "; did you mean '\(c)'?" }
+                            d.append(key.error(m + " Its options: \(known.sorted().joined(separator: ", "))"))
                         }
                         pairs[k] = v
                     }

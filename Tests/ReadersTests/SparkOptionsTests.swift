@@ -35,6 +35,24 @@ struct SparkOptionsTests {
         #expect(throws: AuditError.self) { try decode(yaml) }
     }
 
+    /// Spark ignores an option name it does not know: a typo would read the files as if it were
+    /// not written, so it is refused at its line with the likely name. Names are Spark's, in any
+    /// case; a name with a dot (a Hadoop setting) passes unchecked.
+    @Test func optionNamesAreSparks() throws {
+        let ok = try decode("{ files: s3a://lake/p.csv, format: csv, options: { Header: \"true\", MULTILINE: \"false\", fs.s3a.endpoint: x } }")
+        #expect(ok.source == .files(path: "s3a://lake/p.csv", format: "csv", options: ["Header": "true", "MULTILINE": "false", "fs.s3a.endpoint": "x"]))
+        _ = try decode("{ files: p.json, format: json, options: { prefersDecimal: \"true\", mode: PERMISSIVE } }")
+        _ = try decode("{ files: p/, format: parquet, options: { mergeSchema: \"true\", recursiveFileLookup: \"true\" } }")
+        for (yaml, suggestion) in [("{ files: p.csv, format: csv, options: { hedaer: \"true\" } }", "did you mean 'header'?"),
+                                   ("{ files: p.json, format: json, options: { primitiveAsString: \"true\" } }", "did you mean 'primitivesAsString'?"),
+                                   ("{ files: p/, format: parquet, options: { header: \"true\" } }", "Its options: basePath")] {
+            let error = try #require(throws: AuditError.self) { try decode(yaml) }
+            #expect(error.code.exitStatus.rawValue == 78)
+            #expect(error.description.contains("rules.yml:1:") && error.description.contains("Spark would ignore it")
+                    && error.description.contains(suggestion), "\(error)")
+        }
+    }
+
     #if !Spark
     @Test func withoutTheTraitReadingSaysHowToBuild() throws {
         let request = ReaderRequest(sourceName: "people", path: "sc://127.0.0.1:15002", displayPath: "sc://127.0.0.1:15002",
