@@ -135,6 +135,11 @@ package struct SparkOptions: ReaderOptions, Equatable {
                             if let c = Suggest.closest(to: k, in: known) { m += "; did you mean '\(c)'?" }
                             d.append(key.error(m + " Its options: \(known.sorted().joined(separator: ", "))"))
                         }
+                        // Spark reads a mode it does not know as PERMISSIVE, which repairs malformed records.
+                        if k.lowercased() == "mode", !["PERMISSIVE", "DROPMALFORMED", "FAILFAST"].contains(v.uppercased()) {
+                            d.append(value.error("'mode:' of Spark's files is PERMISSIVE, DROPMALFORMED or FAILFAST; got '\(v)', which "
+                                                 + "Spark would read as PERMISSIVE"))
+                        }
                         pairs[k] = v
                     }
                 } catch {
