@@ -52,6 +52,17 @@ struct ValueFormats: Sendable, Hashable {
 
     var isEmpty: Bool { decimalComma.isEmpty && thousandsComma.isEmpty && dateFormats.isEmpty }
 
+    /// How a field's values of `type` are written, as its option says (``ReaderOptions/typeName(of:as:)``).
+    func typeName(of field: String, as type: ValueType) -> String? {
+        if let format = dateFormats[field], type == (format.time == nil ? .date : .datetime) {
+            return format.time == nil ? "a date (\(format.text), or YYYY-MM-DD)" : "a date-time (\(format.text), or YYYY-MM-DDTHH:MM:SSZ)"
+        }
+        guard type == .decimal || type == .integer else { return nil }
+        let written = decimalComma.contains(field) ? (type == .decimal ? "1.234,5" : "1.234")
+            : thousandsComma.contains(field) ? (type == .decimal ? "1,234.5" : "1,234") : nil
+        return written.map { "\(type.phrase) (written \($0))" }
+    }
+
     /// The rewrite of each named field that is one of `fields`, at its index there.
     /// - Parameter unknown: The error for a name that is no field (nil: such a name is skipped).
     /// - Throws: `unknown`'s error for the first name that is no field.

@@ -314,4 +314,46 @@ import Testing
         // A bad value shows as written; a bound's sample as read, in the offset it was read in.
         #expect(text.stdoutText.contains(" 24:") && text.stdoutText.contains(":00+01:00. [value '"), "\(text)")
     }
+
+    /// A `type:` rule of a column that an option reads says how the column is written: the
+    /// message named the ISO form only, which the file's values were never meant to have.
+    @Test("type messages and summaries name the declared form, in csv: and xml:", arguments: ["csv", "xml"])
+    func typeMessagesNameTheDeclaredForm(format: String) throws {
+        let tmp = try Scratch("type-names-\(format)")
+        defer { tmp.remove() }
+        let rows = [("1", "31.02.2024", "12,5", "1.234", "31.12.2024 24:05"), ("2", "01.01.2024", "x", "7", "31.12.2024 10:05")]
+        if format == "csv" {
+            try tmp.write("t.csv", "id;born;amount;n;at\n" + rows.map { "\($0.0);\($0.1);\($0.2);\($0.3);\($0.4)\n" }.joined())
+        } else {
+            try tmp.write("t.xml", "<rows>" + rows.map { "<row><id>\($0.0)</id><born>\($0.1)</born><amount>\($0.2)</amount><n>\($0.3)</n><at>\($0.4)</at></row>" }
+                .joined() + "</rows>")
+        }
+        let block = format == "csv" ? "csv: { delimiter: \";\", " : "xml: { record: row, "
+        try tmp.write("rules.yml", """
+            version: 1
+            sources:
+              t: { path: t.\(format), \(block)dateFormat: { born: DD.MM.YYYY, at: "DD.MM.YYYY hh:mm UTC" }, decimalComma: [amount, n] } }
+            entities:
+              Row:
+                source: t
+                attributes:
+                  id:     { type: integer }
+                  born:   { type: date }
+                  amount: { type: decimal }
+                  n:      { type: integer }
+                  at:     { type: datetime }
+
+            """)
+        let run = try Auditor.run(["run", "rules.yml", "-q"], in: tmp.url)
+        #expect(run.status == 1, "\(run)")
+        for line in ["born must be a date (DD.MM.YYYY, or YYYY-MM-DD); got '31.02.2024'.",
+                     "amount must be a decimal number (written 1.234,5); got 'x'.",
+                     "at must be a date-time (DD.MM.YYYY hh:mm UTC, or YYYY-MM-DDTHH:MM:SSZ); got '31.12.2024 24:05'.",
+                     "born is a date (DD.MM.YYYY, or YYYY-MM-DD)"] {
+            #expect(run.stdoutText.contains(line), "\(line)\n\(run)")
+        }
+        let json = try ReportJSON(try Auditor.run(["run", "rules.yml", "--format", "json"], in: tmp.url).stdout)
+        let summaries = (json.root["rules"] as? [[String: Any]] ?? []).reduce(into: [String: String]()) { $0[$1["id"] as? String ?? ""] = $1["summary"] as? String }
+        #expect(summaries["Row.n.type"] == "n is an integer (written 1.234)" && summaries["Row.id.type"] == "id is an integer", "\(summaries)")
+    }
 }

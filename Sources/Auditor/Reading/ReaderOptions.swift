@@ -18,12 +18,19 @@ public protocol ReaderOptions: Sendable {
     ///   - fields: Every field that an entity reading the source reads.
     ///   - displayPath: The source's path, as messages show it.
     func problems(reading fields: Set<String>, displayPath: String) -> [Diagnostic]
+    /// How the options say a field's values of `type` are written, for the `type:` rule's
+    /// messages (`a date (DD.MM.YYYY, or YYYY-MM-DD)`); nil (the default): as the type says.
+    /// - Parameters:
+    ///   - field: A field that an entity reading the source declares.
+    ///   - type: The type it declares.
+    func typeName(of field: String, as type: ValueType) -> String?
 }
 
 extension ReaderOptions {
     public var declaredFields: [String]? { nil }
     public var fieldShapes: [String: FieldShape] { [:] }
     public func problems(reading fields: Set<String>, displayPath: String) -> [Diagnostic] { [] }
+    public func typeName(of field: String, as type: ValueType) -> String? { nil }
 }
 
 /// The options of a source that has no block for the format it is read as (or of a format

@@ -8,14 +8,17 @@ public enum RuleCompiler {
     ///   - spec: The parsed rules file (``RulesFileParser``).
     ///   - catalog: Translated messages (`--locale`); English by default.
     ///   - now: The instant of `today()` and `now()` in expressions, seconds since 1970 (`--as-of`).
+    ///   - typeNames: Per source, per field, how its values are written where a reader's options
+    ///     say so (``ReaderOptions/typeName(of:as:)``): the `type:` rule's `{typeName}`.
     /// - Throws: ``AuditError`` `.invalidRules` with all diagnostics.
     public static func compile(_ spec: RulesSpec, catalog: MessageCatalog = .english,
-                               now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> AuditPlan {
+                               now: Int64 = Int64(Date().timeIntervalSince1970),
+                               typeNames: [String: [String: String]] = [:]) throws -> AuditPlan {
         var d = [Diagnostic]()
         var entities = [EntityPlan]()
         var seenIDs = [String: String]()     // rule id → entity, ids are global
         for e in spec.entities {
-            let plan = compileEntity(e, source: e.source, catalog: catalog, into: &d)
+            let plan = compileEntity(e, source: e.source, catalog: catalog, typeNames: typeNames[e.source] ?? [:], into: &d)
             for r in plan.rules {
                 if let other = seenIDs[r.id], other != e.name {
                     d.append(Diagnostic(mark: e.mark, message: "rule id '\(r.id)' is used by entities '\(other)' and '\(e.name)'; ids must be unique across entities"))
@@ -38,7 +41,7 @@ public enum RuleCompiler {
         return plan
     }
 
-    static func compileEntity(_ e: EntitySpec, source: String, catalog: MessageCatalog,
+    static func compileEntity(_ e: EntitySpec, source: String, catalog: MessageCatalog, typeNames: [String: String] = [:],
                               into d: inout [Diagnostic]) -> EntityPlan {
         var plan = EntityPlan(name: e.name, source: source, key: e.key, rules: [], attributes: [], checks: [])
         plan.validators = e.validators
@@ -50,8 +53,11 @@ public enum RuleCompiler {
             var attrParams = parameters(of: a)
             attrParams["field"] = catalog.displayName(attribute: a.name, of: e.name)
             attrParams["entity"] = catalog.displayName(entity: e.name)
+            let written = typeNames[a.name]
+            if let written { attrParams["typeName"] = written }
             for c in a.constraints {
-                guard let (test, builtInSummary) = compileTest(c, attribute: a, into: &d) else { continue }
+                guard let (test, compiled) = compileTest(c, attribute: a, into: &d) else { continue }
+                let builtInSummary = c.kind == .type ? written.map { "\(a.name) is \($0)" } ?? compiled : compiled
                 let summary = catalog.summary(c.kind.rawValue, a.type) { attrParams[$0] } ?? builtInSummary
                 let id = c.id ?? "\(e.idPrefix).\(a.name).\(c.kind.rawValue)"
                 let severity = c.severity ?? a.severity ?? e.severity

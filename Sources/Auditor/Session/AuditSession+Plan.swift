@@ -58,9 +58,19 @@ extension AuditSession {
             }
             return shapes
         }
+        // How the options say fields are written (`dateFormat:`), for the type rules' messages.
+        var typeNames = [String: [String: String]]()
+        for source in spec.sources {
+            guard let factory = factory(source), let options = decoded.options[source.name, factory.format] else { continue }
+            for entity in spec.entities where entity.source == source.name {
+                for a in entity.attributes {
+                    if let name = options.typeName(of: a.name, as: a.type) { typeNames[source.name, default: [:]][a.name] = name }
+                }
+            }
+        }
         var plan: AuditPlan
         do {
-            plan = try RuleCompiler.compile(spec, catalog: catalog, now: now)
+            plan = try RuleCompiler.compile(spec, catalog: catalog, now: now, typeNames: typeNames)
             plan.adopt(decoded.options)
         } catch let e as AuditError {
             throw AuditError.invalidRules(d + e.diagnostics)

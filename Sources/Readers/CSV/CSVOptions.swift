@@ -200,4 +200,7 @@ extension CSVOptions {
 extension CSVOptions: ReaderOptions {
     /// `columns:`, when the block names the fields.
     public var declaredFields: [String]? { columns }
+
+    /// How `decimalComma:`, `thousandsComma:` or `dateFormat:` say the field is written.
+    public func typeName(of field: String, as type: ValueType) -> String? { formats.typeName(of: field, as: type) }
 }

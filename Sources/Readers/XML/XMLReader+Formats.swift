@@ -48,6 +48,9 @@ extension XMLReader {
 }
 
 extension XMLReaderOptions {
+    /// How `decimalComma:`, `thousandsComma:` or `dateFormat:` say the field is written.
+    public func typeName(of field: String, as type: ValueType) -> String? { formats.typeName(of: field, as: type) }
+
     /// A name in `decimalComma:`, `thousandsComma:` or `dateFormat:` that no entity reading
     /// the source reads, located at its option (`auditor check` finds it without the file).
     public func problems(reading fields: Set<String>, displayPath: String) -> [Diagnostic] {
