@@ -132,7 +132,7 @@ package struct SparkOptions: ReaderOptions, Equatable {
                         if let format, !k.contains("."), let known = sparkOptions[format],
                            !known.contains(where: { $0.lowercased() == k.lowercased() }) {
                             var m = "'\(k)' is not an option of Spark's \(format) files, and Spark would ignore it"
-                            if let c = Suggest.closest(to: k, in: known) { m += "; did you mean '\(c)'?" }
+                            m += Suggest.closest(to: k, in: known).map { "; did you mean '\($0)'?" } ?? "."
                             d.append(key.error(m + " Its options: \(known.sorted().joined(separator: ", "))"))
                         }
                         // Spark reads a mode it does not know as PERMISSIVE, which repairs malformed records.

@@ -45,7 +45,7 @@ struct SparkOptionsTests {
         _ = try decode("{ files: p/, format: parquet, options: { mergeSchema: \"true\", recursiveFileLookup: \"true\" } }")
         for (yaml, suggestion) in [("{ files: p.csv, format: csv, options: { hedaer: \"true\" } }", "did you mean 'header'?"),
                                    ("{ files: p.json, format: json, options: { primitiveAsString: \"true\" } }", "did you mean 'primitivesAsString'?"),
-                                   ("{ files: p/, format: parquet, options: { header: \"true\" } }", "Its options: basePath"),
+                                   ("{ files: p/, format: parquet, options: { header: \"true\" } }", "Spark would ignore it. Its options: basePath"),
                                    ("{ files: p.csv, format: csv, options: { mode: FAILFST } }", "Spark would read as PERMISSIVE")] {
             let error = try #require(throws: AuditError.self) { try decode(yaml) }
             #expect(error.code.exitStatus.rawValue == 78)

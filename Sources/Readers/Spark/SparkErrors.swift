@@ -7,8 +7,9 @@ import SparkConnect
 /// Exit statuses (as for PostgreSQL): no server at the address, refused credentials → 66; no
 /// answer within the timeout, or a failure while running → 75 (transient: run again); a table
 /// or files that do not exist → 65 (the data is not there), or 66 for a missing path of
-/// `files:`; a record Spark cannot parse, or a file it cannot read → 65; a malformed URL or an unsupported option → 78; Spark rejecting SQL that the
-/// auditor generated → 70 (a bug), with Spark's error class.
+/// `files:`; a record Spark cannot parse, or a file it cannot read → 65; a malformed URL or an
+/// unsupported option → 78; Spark rejecting SQL that the auditor generated → 70 (a bug), with
+/// Spark's error class.
 enum SparkErrors {
     enum Stage {
         /// Setting up the session.
