@@ -55,6 +55,12 @@ enum SameFileThroughSpark {
         return AuditorBinary.violations(report)
     }
 
+    /// A rules file for ``compare(file:format:python:generator:rules:seed:reader:keysOnly:readerRules:sourceLocation:)``:
+    /// entity `Row` of source `t`, keyed by `id`, with `body` (its `attributes:` and `rules:`).
+    static func rules(_ body: String) -> String {
+        "version: 1\nsources:\n  t:\n    path: \"PATH\"\nSPARK\nentities:\n  Row:\n    source: t\n    key: [id]\n" + body
+    }
+
     /// Each rule's counts, and its samples as key, value and message (the message of `unique`
     /// left out: it names where the first record is, which is the file's place or Spark's order),
     /// or only their keys.

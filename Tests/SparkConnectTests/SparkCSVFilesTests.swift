@@ -27,16 +27,7 @@ struct SparkCSVFilesTests {
                             rng.choice(["2024-02-29", "2023-02-29", "2024-1-01", "", "1999-12-31"])])
         """#
 
-    static let rules = """
-        version: 1
-        sources:
-          t:
-            path: "PATH"
-        SPARK
-        entities:
-          Row:
-            source: t
-            key: [id]
+    static let rules = SameFileThroughSpark.rules("""
             attributes:
               id:    { type: integer, required: true, unique: true }
               name:  { type: string, required: true, minLength: 2, maxLength: 8, pattern: "[A-Za-zÀ-ÿ0-9 ,']+" }
@@ -48,7 +39,7 @@ struct SparkCSVFilesTests {
                 when: qty > 5
                 assert: price >= 10
 
-        """
+        """)
 
     @Test("the same counts and samples from the CSV reader and from Spark's csv files, streamed and pushed down", arguments: [1, 2])
     func sameReport(seed: Int) async throws {

@@ -34,16 +34,7 @@ struct SparkJSONFilesTests {
                 f.write("{" + ", ".join(fields) + "}\n")
         """#
 
-    static let rules = """
-        version: 1
-        sources:
-          t:
-            path: "PATH"
-        SPARK
-        entities:
-          Row:
-            source: t
-            key: [id]
+    static let rules = SameFileThroughSpark.rules("""
             attributes:
               id:  { type: integer, required: true, unique: true }
               n:   { type: decimal, required: true, min: -12, max: 99.995, exclusiveMax: 0.1 }
@@ -57,7 +48,7 @@ struct SparkJSONFilesTests {
                 when: b
                 assert: n > 0 or big > 9007199254740992
 
-        """
+        """)
 
     @Test("the same counts and samples from the JSON Lines reader and from Spark's json files, streamed and pushed down", arguments: [1, 2])
     func sameReport(seed: Int) async throws {

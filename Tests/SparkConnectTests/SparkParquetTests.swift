@@ -45,16 +45,7 @@ struct SparkParquetTests {
         pq.write_table(pa.table(cols), sys.argv[1], row_group_size=1500)
         """#
 
-    static let rules = """
-        version: 1
-        sources:
-          t:
-            path: "PATH"
-        SPARK
-        entities:
-          Row:
-            source: t
-            key: [id]
+    static let rules = SameFileThroughSpark.rules("""
             attributes:
               id:          { type: integer, required: true, unique: true }
               ts_local:    { type: datetime, min: "1970-01-01T00:00:00.001Z", max: "2500-01-01T00:00:00Z" }
@@ -79,7 +70,7 @@ struct SparkParquetTests {
               - id: row.aged
                 assert: yearsBetween(d, date(ts_berlin)) < 300 or i16 > 0
 
-        """
+        """)
 
     @Test("the same counts and samples from the Parquet reader and from Spark, streamed and pushed down", arguments: [1, 2])
     func sameReport(seed: Int) async throws {
