@@ -135,9 +135,17 @@ package struct SparkOptions: ReaderOptions, Equatable {
                             m += Suggest.closest(to: k, in: known).map { "; did you mean '\($0)'?" } ?? "."
                             d.append(key.error(m + " Its options: \(known.sorted().joined(separator: ", "))"))
                         }
-                        // Spark reads a mode it does not know as PERMISSIVE, which repairs malformed records.
-                        if k.lowercased() == "mode", !["PERMISSIVE", "DROPMALFORMED", "FAILFAST"].contains(v.uppercased()) {
-                            d.append(value.error("'mode:' of Spark's files is PERMISSIVE, DROPMALFORMED or FAILFAST; got '\(v)', which "
+                        // Spark reads a mode it does not know as PERMISSIVE, which repairs malformed records;
+                        // DROPMALFORMED drops them without a count, so the audit would pass records it never saw.
+                        let mode = k.lowercased() == "mode" && (format == "csv" || format == "json")
+                        if mode, v.uppercased() == "DROPMALFORMED" {
+                            d.append(value.error("'mode: \(v)' drops the records that Spark cannot parse without counting them, so "
+                                                 + "the audit could pass on records it never checked; use FAILFAST (the default: the "
+                                                 + "first such record stops the read), PERMISSIVE (Spark repairs them: a missing field "
+                                                 + "is NULL), or the auditor's own \(format == "json" ? "jsonl" : "csv") reader, which "
+                                                 + "reports each one"))
+                        } else if mode, !["PERMISSIVE", "FAILFAST"].contains(v.uppercased()) {
+                            d.append(value.error("'mode:' of Spark's files is FAILFAST or PERMISSIVE; got '\(v)', which "
                                                  + "Spark would read as PERMISSIVE"))
                         }
                         pairs[k] = v

@@ -37,7 +37,8 @@ struct SparkOptionsTests {
 
     /// Spark ignores an option name it does not know: a typo would read the files as if it were
     /// not written, so it is refused at its line with the likely name. Names are Spark's, in any
-    /// case; a name with a dot (a Hadoop setting) passes unchecked.
+    /// case; a name with a dot (a Hadoop setting) passes unchecked. `DROPMALFORMED` would let
+    /// Spark drop records uncounted, and a green audit would not have checked them.
     @Test func optionNamesAreSparks() throws {
         let ok = try decode("{ files: s3a://lake/p.csv, format: csv, options: { Header: \"true\", MULTILINE: \"false\", fs.s3a.endpoint: x } }")
         #expect(ok.source == .files(path: "s3a://lake/p.csv", format: "csv", options: ["Header": "true", "MULTILINE": "false", "fs.s3a.endpoint": "x"]))
@@ -46,7 +47,9 @@ struct SparkOptionsTests {
         for (yaml, suggestion) in [("{ files: p.csv, format: csv, options: { hedaer: \"true\" } }", "did you mean 'header'?"),
                                    ("{ files: p.json, format: json, options: { primitiveAsString: \"true\" } }", "did you mean 'primitivesAsString'?"),
                                    ("{ files: p/, format: parquet, options: { header: \"true\" } }", "Spark would ignore it. Its options: basePath"),
-                                   ("{ files: p.csv, format: csv, options: { mode: FAILFST } }", "Spark would read as PERMISSIVE")] {
+                                   ("{ files: p.csv, format: csv, options: { mode: FAILFST } }", "Spark would read as PERMISSIVE"),
+                                   ("{ files: p.csv, format: csv, options: { mode: dropMalformed } }", "drops the records that Spark cannot parse"),
+                                   ("{ files: p.json, format: json, options: { MODE: DROPMALFORMED } }", "use FAILFAST")] {
             let error = try #require(throws: AuditError.self) { try decode(yaml) }
             #expect(error.code.exitStatus.rawValue == 78)
             #expect(error.description.contains("rules.yml:1:") && error.description.contains(suggestion), "\(error)")
