@@ -86,7 +86,8 @@ import Testing
         try assertExecute(["check", "order.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["order.yml:3:98: dateFormat of 'born' must be DD or D, MM or M, and YYYY in any order, with one "
                                            + "of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; D and M take one or two digits), or such a date",
-                                           "(DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00); got 'D.M.Y'"])
+                                           "(DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00), with AM/PM before the offset for a 12-hour "
+                                           + "clock (M/D/YYYY h:mm:ss AM/PM UTC); got 'D.M.Y'"])
         try tmp.write("both.yml", rules.replacingOccurrences(of: "born: DD.MM.YYYY", with: "amount: DD.MM.YYYY"))
         try assertExecute(["check", "both.yml"], in: tmp.url, exitCode: 78,
                           stderrContains: ["'amount' is in both decimalComma and dateFormat; a column holds numbers or dates"])
@@ -261,8 +262,9 @@ import Testing
         zone = datetime.timezone(datetime.timedelta(hours=1))
         low = datetime.datetime(2010, 1, 1, tzinfo=datetime.timezone.utc)
         high = datetime.datetime(2024, 6, 30, 22, 30, tzinfo=datetime.timezone.utc)
-        counts = {"Times.at.type": 0, "Times.at.min": 0, "Times.at.max": 0}
-        lines = ["id;at"]
+        counts = {"Times.at.type": 0, "Times.at.min": 0, "Times.at.max": 0, "Times.pm.type": 0, "Times.pm.min": 0, "Times.pm.max": 0}
+        eastern = datetime.timezone(datetime.timedelta(hours=-5))
+        lines = ["id;at;pm"]
         for i in range(1, 20001):
             t = datetime.datetime(2000, 1, 1) + datetime.timedelta(minutes=rnd.randint(0, 13_000_000))
             text = t.strftime("%d.%m.%Y %H:%M")
@@ -276,12 +278,25 @@ import Testing
                 instant = t.replace(tzinfo=zone)
                 if instant < low: counts["Times.at.min"] += 1
                 if instant > high: counts["Times.at.max"] += 1
-            lines.append(f"{i};{text}")
+            # A 12-hour clock, as .NET writes en-US times: 12 AM is midnight.
+            u = datetime.datetime(2000, 1, 1) + datetime.timedelta(seconds=rnd.randint(0, 780_000_000))
+            twelve = u.strftime("%m/%d/%Y %I:%M:%S %p")
+            r = rnd.random()
+            if r < 0.005: twelve, u = u.strftime("%m/%d/%Y 00:%M:%S %p"), None
+            elif r < 0.01: twelve, u = u.strftime("%m/%d/%Y 13:%M:%S PM"), None
+            elif r < 0.015: twelve, u = u.strftime("%m/%d/%Y %I:%M:%S"), None
+            if u is None:
+                counts["Times.pm.type"] += 1
+            else:
+                instant = u.replace(tzinfo=eastern)
+                if instant < low: counts["Times.pm.min"] += 1
+                if instant > high: counts["Times.pm.max"] += 1
+            lines.append(f"{i};{text};{twelve}")
         open(sys.argv[1] + "/times.csv", "w").write("\n".join(lines) + "\n")
         print(json.dumps(counts))
         """#
 
-    @Test("Date-times written without an offset, read with dateFormat: in the offset it names: Python's counts on one and two threads")
+    @Test("Date-times written without an offset, read with dateFormat: in the offset it names, on a 24- or 12-hour clock: Python's counts on one and two threads")
     func localTimes() throws {
         let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("local-times")
@@ -293,13 +308,14 @@ import Testing
         try tmp.write("times.yml", """
             version: 1
             sources:
-              times: { path: times.csv, csv: { delimiter: ";", dateFormat: { at: "DD.MM.YYYY hh:mm +01:00" } } }
+              times: { path: times.csv, csv: { delimiter: ";", dateFormat: { at: "DD.MM.YYYY hh:mm +01:00", pm: "MM/DD/YYYY hh:mm:ss AM/PM -05:00" } } }
             entities:
               Times:
                 source: times
                 attributes:
                   id: { type: integer }
                   at: { type: datetime, min: "2010-01-01T00:00:00Z", max: "2024-06-30T22:30:00Z" }
+                  pm: { type: datetime, min: "2010-01-01T00:00:00Z", max: "2024-06-30T22:30:00Z" }
 
             """)
         var first = [String: Int]()

@@ -230,6 +230,9 @@ import Testing
                             + "2000-01-01 00:00:00;01.01.2000 00:00;12/25/2024 13:00;2000-01-01T00:00:00Z;2000-01-01T00:00:00\n")
                 == ["a": "YYYY-MM-DD hh:mm:ss UTC", "b": "DD.MM.YYYY hh:mm UTC", "c": "M/D/YYYY h:mm UTC", "e": "YYYY-MM-DDThh:mm:ss UTC"])
         #expect(try formats("a\n01/02/2024 10:00\n03/04/2024 11:00\n") == [:])
+        // 12-hour clocks, as .NET and US reports write them.
+        #expect(try formats("a;b\n1/28/2008 3:45:00 PM;12/31/2024 11:05 am\n12/1/2024 12:00:00 AM;01/13/2000 12:30 pm\n")
+                == ["a": "M/D/YYYY h:mm:ss AM/PM UTC", "b": "MM/DD/YYYY hh:mm AM/PM UTC"])
     }
 
     /// Prints JSON cases: per date-time format, values that Python writes (hours with and
@@ -305,9 +308,83 @@ import Testing
             }
         }
         #expect(valid > 1500 && refused > 500, "\(valid) read, \(refused) refused")
-        for bad in ["DD.MM.YYYY hh:mm", "DD.MM.YYYY hh UTC", "DD.MM.YYYY hh:mm:ss:ff UTC", "DD.MM.YYYY hh:mm +1:00", "DD.MM.YYYY hh:mm +24:00",
+        for bad in ["DD.MM.YYYY hh:mm", "DD.MM.YYYY hh UTC", "M/D/YYYY h:mm AM/PM", "M/D/YYYY h:mm AM UTC", "M/D/YYYY h:mm UTC AM/PM", "DD.MM.YYYY hh:mm:ss:ff UTC", "DD.MM.YYYY hh:mm +1:00", "DD.MM.YYYY hh:mm +24:00",
                     "DD.MM.YYYY  hh:mm UTC", "DD.MM.YYYY hh:mm CET", "DD.MM.YYYY H:mm UTC"] {
             #expect(CSVDateFormat(bad) == nil, "\(bad)")
         }
+    }
+
+    /// Prints JSON cases for 12-hour clocks (`AM/PM`): times that `strftime` writes with `%I`
+    /// and `%p` (the hour with and without its leading zero where the format says `h`, `am`
+    /// and `pm` in any case), and mutations (hour 0, 00 or 13, no `AM`/`PM`, `P.M.`, no space
+    /// before it), each with the ISO text that Python's `re` and `strptime` make of it and the
+    /// format's offset, or null where they refuse it.
+    static let twelveHours = #"""
+        import datetime, json, random, re, sys
+        rnd = random.Random(int(sys.argv[1]))
+        formats = ["M/D/YYYY h:mm:ss AM/PM UTC", "MM/DD/YYYY hh:mm AM/PM -05:00", "DD.MM.YYYY h:mm AM/PM Z", "YYYY-MM-DD hh:mm:ss AM/PM +09:30"]
+        tokens = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<m>\d{2})", "M": r"(?P<m>\d{1,2})", "DD": r"(?P<d>\d{2})", "D": r"(?P<d>\d{1,2})",
+                  "hh": r"(?P<I>\d{2})", "h": r"(?P<I>\d{1,2})", "mm": r"(?P<M>\d{2})", "ss": r"(?P<S>\d{2})(?:\.(?P<f>\d{1,9}))?",
+                  "AM/PM": r"(?P<p>\S+)"}
+        cases = []
+        for name in formats:
+            body, zone = name.rsplit(" ", 1)
+            offset = "Z" if zone in ("UTC", "Z") else zone
+            pattern = re.compile(re.sub(r"AM/PM|YYYY|MM|M|DD|D|hh|h|mm|ss", lambda m: tokens[m.group(0)], re.escape(body).replace("\\ ", " ").replace("\\/", "/")))
+            for _ in range(500):
+                t = datetime.datetime(rnd.randint(1000, 9999), rnd.randint(1, 12), rnd.randint(1, 28), rnd.choice([0, 11, 12, 23, rnd.randint(0, 23)]),
+                                      rnd.randint(0, 59), rnd.randint(0, 59))
+                twelve = t.hour % 12 or 12
+                parts = {"YYYY": f"{t.year:04d}", "MM": f"{t.month:02d}", "DD": f"{t.day:02d}", "hh": f"{twelve:02d}", "mm": f"{t.minute:02d}",
+                         "M": str(t.month), "D": str(t.day), "h": str(twelve) if rnd.random() < 0.5 else f"{twelve:02d}",
+                         "ss": f"{t.second:02d}", "AM/PM": rnd.choice(["AM", "am", "Am"] if t.hour < 12 else ["PM", "pm", "pM"])}
+                if "ss" in body and rnd.random() < 0.3: parts["ss"] += "." + "".join(rnd.choice("0123456789") for _ in range(rnd.randint(1, 9)))
+                r = rnd.random()
+                if r < 0.08: parts["hh"] = parts["h"] = rnd.choice(["0", "00", "13", "24"])
+                elif r < 0.12: parts["AM/PM"] = rnd.choice(["P.M.", "XM", "A", "AMM", "p"])
+                text = re.sub(r"AM/PM|YYYY|MM|M|DD|D|hh|h|mm|ss", lambda m: parts[m.group(0)], body)
+                if 0.12 <= r < 0.16: text = text.rsplit(" ", 1)[0]
+                elif 0.16 <= r < 0.19: text = text.replace(" " + parts["AM/PM"], parts["AM/PM"])
+                m = pattern.fullmatch(text)
+                iso = None
+                if m:
+                    g = m.groupdict()
+                    try:
+                        h = datetime.datetime.strptime(f"{g['I']} {g['p']}", "%I %p").hour
+                        datetime.datetime(int(g["Y"]), int(g["m"]), int(g["d"]), h, int(g["M"]), int(g.get("S") or 0))
+                        iso = (f"{g['Y']}-{int(g['m']):02d}-{int(g['d']):02d}T{h:02d}:{g['M']}:{g.get('S') or '00'}"
+                               + (f".{g['f']}" if g.get("f") else "") + offset)
+                    except ValueError:
+                        pass
+                cases.append({"format": name, "text": text, "iso": iso})
+        print(json.dumps(cases))
+        """#
+
+    @Test("12-hour times (AM/PM) that Python writes read as strptime's %I and %p read them; what it refuses is left as written")
+    func twelveHourDifferential() throws {
+        let python = try #require(CSVGenerated.python, "needs python3")
+        let made = try ChildProcess.run([python, "-c", Self.twelveHours, "31"])
+        try #require(made.status == 0, "\(made)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [[String: Any]])
+        var valid = 0, refused = 0, afternoon = 0
+        for c in cases {
+            let name = try #require(c["format"] as? String)
+            let format = try #require(CSVDateFormat(name), "\(name)")
+            let text = try #require(c["text"] as? String)
+            var out = [UInt8](repeating: 0, count: format.maxOutput)
+            let n = Array(text.utf8).withUnsafeBufferPointer { p in
+                out.withUnsafeMutableBufferPointer { format.read(p.baseAddress!, length: p.count, into: $0.baseAddress!) }
+            }
+            let read = String(decoding: out.prefix(n), as: UTF8.self)
+            if let iso = c["iso"] as? String {
+                valid += 1
+                if text.lowercased().hasSuffix("pm") { afternoon += 1 }
+                #expect(read == iso, "\(name) '\(text)' → '\(read)', Python: \(iso)")
+            } else {
+                refused += 1
+                #expect(n == 0, "\(name) '\(text)' read as '\(read)'")
+            }
+        }
+        #expect(valid > 1400 && refused > 200 && afternoon > 500, "\(valid) read (\(afternoon) PM), \(refused) refused")
     }
 }

@@ -11,7 +11,10 @@ import Auditor
 /// digits of the hour; with seconds, a fraction of up to nine digits may follow), then a space
 /// and the offset the values are in, which they do not write (`UTC`, `Z`, `+01:00`):
 /// `DD.MM.YYYY hh:mm UTC` reads `31.12.2024 14:05` as `2024-12-31T14:05:00Z`, which
-/// `type: datetime` and its bounds judge.
+/// `type: datetime` and its bounds judge. `AM/PM` before the offset reads a 12-hour clock
+/// (`M/D/YYYY h:mm:ss AM/PM UTC`: `1/28/2008 3:45:00 PM` is `2008-01-28T15:45:00Z`, `12:05 AM`
+/// is `00:05`), the hour then from 1 to 12, `AM` and `PM` in either case, as Python's
+/// `strptime` reads `%I` and `%p`.
 struct CSVDateFormat: Sendable, Hashable {
     /// As written in the options (`DD.MM.YYYY`).
     let text: String
@@ -33,6 +36,8 @@ struct CSVDateFormat: Sendable, Hashable {
         let seconds: Bool
         /// The offset written after the time: `Z` or `±HH:MM`.
         let zone: [UInt8]
+        /// Whether the values write the hour of a 12-hour clock and ` AM` or ` PM` after the time.
+        let twelveHour: Bool
     }
 
     static func == (a: CSVDateFormat, b: CSVDateFormat) -> Bool { a.text == b.text }
@@ -41,7 +46,8 @@ struct CSVDateFormat: Sendable, Hashable {
     /// What a format may be, for messages.
     static let accepted = "DD or D, MM or M, and YYYY in any order, with one of . / - between them (DD.MM.YYYY, MM/DD/YYYY, M/D/YYYY; "
         + "D and M take one or two digits), or such a date, a space or T, hh:mm or hh:mm:ss (h: one or two digits), a space and "
-        + "the offset of the values (DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00)"
+        + "the offset of the values (DD.MM.YYYY hh:mm UTC, YYYY-MM-DD hh:mm:ss +01:00), with AM/PM before the offset for a "
+        + "12-hour clock (M/D/YYYY h:mm:ss AM/PM UTC)"
 
     /// The most bytes ``read(_:length:into:)`` writes: `YYYY-MM-DDThh:mm:ss.fffffffff+hh:mm`.
     var maxOutput: Int { time == nil ? 10 : 35 }
@@ -52,8 +58,10 @@ struct CSVDateFormat: Sendable, Hashable {
         if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }) {
             date = text[..<cut]
             let rest = text[text.index(after: cut)...].split(separator: " ", omittingEmptySubsequences: false)
-            guard rest.count == 2, let t = Self.time(String(rest[0]), separator: UInt8(ascii: text[cut] == "T" ? "T" : " "),
-                                                      zone: String(rest[1])) else { return nil }
+            let twelveHour = rest.count == 3 && rest[1] == "AM/PM"
+            guard rest.count == 2 || twelveHour,
+                  let t = Self.time(String(rest[0]), separator: UInt8(ascii: text[cut] == "T" ? "T" : " "), zone: String(rest[rest.count - 1]),
+                                    twelveHour: twelveHour) else { return nil }
             time = t
         }
         guard let separator = date.utf8.first(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") })
@@ -71,7 +79,7 @@ struct CSVDateFormat: Sendable, Hashable {
     }
 
     /// `hh:mm`, `hh:mm:ss`, `h:mm` or `h:mm:ss`, and `UTC`, `Z` or `±HH:MM`.
-    private static func time(_ text: String, separator: UInt8, zone: String) -> Time? {
+    private static func time(_ text: String, separator: UInt8, zone: String, twelveHour: Bool) -> Time? {
         let hour = text.hasPrefix("hh:") ? 2 : text.hasPrefix("h:") ? 1 : 0
         guard hour > 0, ["mm", "mm:ss"].contains(text.dropFirst(hour + 1)) else { return nil }
         let offset: [UInt8]
@@ -84,7 +92,7 @@ struct CSVDateFormat: Sendable, Hashable {
                   let h = digits(1), let m = digits(4), h <= 23, m <= 59 else { return nil }
             offset = z
         }
-        return Time(separator: separator, hourLeast: hour, seconds: text.hasSuffix(":ss"), zone: offset)
+        return Time(separator: separator, hourLeast: hour, seconds: text.hasSuffix(":ss"), zone: offset, twelveHour: twelveHour)
     }
 
     /// Reads `[p, p + length)` as a date (or date-time) in this order and writes it to `out` as
@@ -95,7 +103,7 @@ struct CSVDateFormat: Sendable, Hashable {
     ///   left as written, for `type: date` or `datetime` to report as the file shows it.
     /// - Complexity: O(length), no allocation (it runs on every value of the column).
     func read(_ p: UnsafePointer<UInt8>, length: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard length >= least.0 + least.1 + least.2 + 2, length <= (time == nil ? 10 : 40) else { return 0 }
+        guard length >= least.0 + least.1 + least.2 + 2, length <= (time == nil ? 10 : 43) else { return 0 }
         let zero = UInt8(ascii: "0")
         var year: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var month: (UInt8, UInt8) = (zero, 0), day: (UInt8, UInt8) = (zero, 0)
@@ -166,6 +174,17 @@ struct CSVDateFormat: Sendable, Hashable {
             } else {
                 (iso[16], iso[17], iso[18]) = (colon, zero, zero)
             }
+            if time.twelveHour {
+                // ` AM` or ` PM`, either case; the hour from 1 to 12 (12 AM is 00, 12 PM 12).
+                guard at + 3 == length, p[at] == UInt8(ascii: " "), p[at + 2] | 0x20 == UInt8(ascii: "m") else { return 0 }
+                let half = p[at + 1] | 0x20
+                guard half == UInt8(ascii: "a") || half == UInt8(ascii: "p") else { return 0 }
+                let hour = Int(iso[11] - zero) * 10 + Int(iso[12] - zero)
+                guard hour >= 1, hour <= 12 else { return 0 }
+                let h = hour % 12 + (half == UInt8(ascii: "p") ? 12 : 0)
+                (iso[11], iso[12]) = (zero + UInt8(h / 10), zero + UInt8(h % 10))
+                at += 3
+            }
             guard at == length else { return 0 }
             for b in time.zone {
                 iso[n] = b
@@ -198,12 +217,13 @@ struct CSVColumnRewrite: Sendable, Equatable {
 extension CSVDateFormat {
     /// The orders that a profile tries (ISO dates need none), each with two-digit days and
     /// months first, then with one or two; then date-times in those orders and the ISO one,
-    /// with minutes or seconds, which write no offset: read as UTC (`2024-12-31 14:05:00`).
+    /// with minutes or seconds, on a 24- or 12-hour clock (`AM/PM`), which write no offset:
+    /// read as UTC (`2024-12-31 14:05:00`, `12/31/2024 2:05 PM`).
     static let candidates: [CSVDateFormat] = {
         let orders = ["DD.MM.YYYY", "DD/MM/YYYY", "MM/DD/YYYY", "DD-MM-YYYY", "MM-DD-YYYY", "YYYY/MM/DD", "YYYY.MM.DD"]
         let times = (orders + ["YYYY-MM-DD"]).flatMap { order in
             ["hh:mm:ss", "hh:mm"].flatMap { time in
-                ["\(order) \(time) UTC"] + (order == "YYYY-MM-DD" ? ["\(order)T\(time) UTC"] : [])
+                ["\(order) \(time) UTC", "\(order) \(time) AM/PM UTC"] + (order == "YYYY-MM-DD" ? ["\(order)T\(time) UTC"] : [])
             }
         }
         return (orders + times).compactMap(CSVDateFormat.init).flatMap { [$0, $0.lenient] }
