@@ -20,6 +20,12 @@ enum SparkErrors {
         case read(what: String)
     }
 
+    /// What a read of csv or json files that stopped at a record says to do; ``MalformedProbe``
+    /// names the records before it.
+    static let malformedHint = "; a CSV row with too few or too many fields, or a JSON line that is no object, stops the read "
+        + "(mode FAILFAST, so that Spark repairs none in silence): the auditor's own csv and jsonl readers report each such record, "
+        + "or options: { mode: PERMISSIVE } lets Spark repair them"
+
     static func auditError(_ error: SparkConnectError, stage: Stage, target: String, displayPath: String,
                            sql: String? = nil) -> AuditError {
         var cause = error.cause ?? ""
@@ -47,10 +53,7 @@ enum SparkErrors {
             case .read(let named), .resolve(let named): what = named
             case .open: break
             }
-            let hint = !what.hasPrefix("csv ") && !what.hasPrefix("json ") ? ""
-                : "; a CSV row with too few or too many fields, or a JSON line that is no object, stops the read (mode FAILFAST, "
-                    + "so that Spark repairs none in silence): the auditor's own csv and jsonl readers report each such record, "
-                    + "or options: { mode: PERMISSIVE } lets Spark repair them"
+            let hint = !what.hasPrefix("csv ") && !what.hasPrefix("json ") ? "" : malformedHint
             return AuditError(.malformedInput, "Spark at \(target) cannot read \(what): \(error.message)\(hint)", location: displayPath,
                               cause: because)
         case .server where error.errorClass != nil:

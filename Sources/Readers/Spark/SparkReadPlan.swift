@@ -45,6 +45,9 @@ struct SparkReadPlan {
     var available: [String]
     /// Field → (quoted column, kind), for the dialect.
     var mapping: [String: (column: String, kind: SparkColumnKind)]
+    /// For csv and json `files:` read in `FAILFAST` mode: what finds the first records that
+    /// Spark cannot parse, once a read has stopped at one.
+    var malformedProbe: MalformedProbe?
 
     /// `` `a`.`b` `` of `a.b`: each dot-separated part quoted, backticks doubled.
     static func quoted(_ name: String) -> String {
@@ -86,6 +89,7 @@ struct SparkReadPlan {
                      session: inout SparkSession, displayPath: String) throws(AuditError) -> SparkReadPlan {
         let relation: String
         let what: String
+        var probe: MalformedProbe?
         switch options.source {
         case .table(let name):
             relation = quoted(name)
@@ -95,16 +99,29 @@ struct SparkReadPlan {
             let view = "auditor_" + String(sourceName.unicodeScalars.filter { $0.properties.isAlphabetic && $0.isASCII || ("0" ... "9").contains($0) }
                 .map(Character.init)) + "_\(UInt32.random(in: 0 ... UInt32.max))"
             relation = quoted(view)
-            let dialect = SparkDialect(columns: [:])
             var pairs = pairs
             let named = Set(pairs.keys.map { $0.lowercased() })   // Spark's option names ignore case
             for (option, value, unless) in readerDefaults[format] ?? [] where named.isDisjoint(with: unless) { pairs[option] = value }
-            let settings = ([("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-                .map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
-            _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(settings))",
-                                stage: .resolve(what: what), command: true)
+            let settings = [("path", path)] + pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            if pairs.contains(where: { $0.key.lowercased() == "mode" && $0.value.uppercased() == "FAILFAST" }) {
+                probe = MalformedProbe(view: quoted(view + "_malformed"), format: format, what: what,
+                                       options: settings.filter { !["mode", "columnnameofcorruptrecord"].contains($0.0.lowercased()) }
+                                           + [("mode", "PERMISSIVE"), ("columnNameOfCorruptRecord", MalformedProbe.column)])
+            }
+            do throws(AuditError) {
+                // A JSON read infers its schema here: a record it cannot parse stops it already.
+                _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(MalformedProbe.options(settings)))",
+                                    stage: .resolve(what: what), command: true)
+            } catch {
+                throw probe?.explain(error, session: &session) ?? error
+            }
         }
-        let described = try session.run("SELECT * FROM \(relation) LIMIT 0", stage: .resolve(what: what)).columns
+        let described: [ArrowField]
+        do throws(AuditError) {
+            described = try session.run("SELECT * FROM \(relation) LIMIT 0", stage: .resolve(what: what)).columns
+        } catch {
+            throw probe?.explain(error, session: &session) ?? error
+        }
         let readable = described.map(\.name)
         var chosen = [Int]()
         var fields = [String]()
@@ -160,10 +177,12 @@ struct SparkReadPlan {
             }
             if numbering != nil { numberedColumn = columns[first] }
         }
+        probe?.columns = readable
         return SparkReadPlan(relation: relation, what: what, fields: fields, select: columns.isEmpty ? ["NULL"] : columns,
                              kinds: (columns.isEmpty ? [SparkColumnKind.text] : select.map { kind(described[$0].type) }),
                              leading: columns.isEmpty ? 1 : leading, keyIndex: keyIndex, locationStyle: style, order: order,
-                             numbering: numbering, numberedColumn: numberedColumn, available: readable, mapping: mapping)
+                             numbering: numbering, numberedColumn: numberedColumn, available: readable, mapping: mapping,
+                             malformedProbe: probe)
     }
 
     /// The statement whose answer holds Spark's estimate of the read's size (``estimatedBytes(explained:)``):

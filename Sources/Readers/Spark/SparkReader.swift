@@ -78,7 +78,9 @@ package final class SparkReader: RecordReader {
     /// Reads up to `maxRecords` rows.
     /// - Complexity: O(values of the rows).
     public func nextChunk(maxRecords: Int) throws -> RecordChunk? {
-        if rows == nil { try start() }
+        if rows == nil {
+            do throws(AuditError) { try start() } catch { throw plan.malformedProbe?.explain(error, session: &session) ?? error }
+        }
         guard let rows else { return nil }
         let count = pushed?.rows.count ?? rows.count
         guard next < count else { return nil }
