@@ -77,12 +77,12 @@ let package = Package(
             ],
             exclude: ["Protos"]),
 
-        // Running programs from the tests without Foundation's Process (Tests/TestSupport).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Running programs from the tests without Foundation's Process, scratch directories and SQLite fixtures (Tests/TestSupport).
+        .target(name: "TestSupport", dependencies: ["CSQLite"], path: "Tests/TestSupport"),
         .testTarget(name: "AuditorTests", dependencies: ["Auditor", "TestSupport"]),
         .testTarget(name: "ReadersTests", dependencies: ["AuditorReaders", "Auditor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SessionTests", dependencies: ["Auditor", "AuditorReaders", "AuditorReports", "AuditorHistory", "TestSupport"]),
-        .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite"]),
+        .testTarget(name: "HistoryTests", dependencies: ["AuditorHistory", "Auditor", "CSQLite", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["AuditorReports", "Auditor", "TestSupport"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AuditorMain", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Auditor
 import Foundation
+import TestSupport
 import AuditorReaders
 import Testing
 

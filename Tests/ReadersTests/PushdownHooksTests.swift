@@ -1,6 +1,7 @@
 import Auditor
 import AuditorReaders
 import Foundation
+import TestSupport
 import Testing
 
 /// Swift validators in a pushed-down audit (issue 16), on a throwaway PostgreSQL server and on

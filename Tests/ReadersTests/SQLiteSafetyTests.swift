@@ -1,6 +1,7 @@
 import Auditor
 import CSQLite
 import Foundation
+import TestSupport
 import AuditorReaders
 import Testing
 

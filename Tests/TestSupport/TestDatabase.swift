@@ -1,15 +1,16 @@
 import CSQLite
 import Foundation
-import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
-// Copies of the ReadersTests helpers these tests used when the history lived in Readers
-// (one test target per module: test targets share no sources).
+// Fixtures for the tests of the SQLite reader and the history store: a scratch directory, file
+// snapshots that tell whether an input was touched, and a read-write SQLite connection.
 
-/// A fresh directory under the system temporary directory, removed when released.
-final class TemporaryDirectory {
-    let url: URL
+public final class TemporaryDirectory {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("auditor-sqlite-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -18,14 +19,14 @@ final class TemporaryDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 
     /// Every file under the directory (recursively) with its bytes and modification time.
-    func snapshot() throws -> [String: FileSnapshot] {
+    public func snapshot() throws -> [String: FileSnapshot] {
         var result = [String: FileSnapshot]()
-        let files = try #require(FileManager.default.subpaths(atPath: url.path))
+        guard let files = FileManager.default.subpaths(atPath: url.path) else { throw POSIXError(.ENOENT) }
         for name in files {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path(name), isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -37,12 +38,12 @@ final class TemporaryDirectory {
 }
 
 /// A file's bytes, size and modification time (nanoseconds), for before/after comparisons.
-struct FileSnapshot: Equatable {
-    var bytes: Data
-    var modified: Int
-    var inode: UInt64
+public struct FileSnapshot: Equatable {
+    public var bytes: Data
+    public var modified: Int
+    public var inode: UInt64
 
-    init(path: String) throws {
+    public init(path: String) throws {
         bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var info = stat()
         guard lstat(path, &info) == 0 else { throw POSIXError(.ENOENT) }
@@ -51,15 +52,15 @@ struct FileSnapshot: Equatable {
     }
 }
 
-struct TestSQLiteError: Error, CustomStringConvertible {
-    var description: String
+public struct TestSQLiteError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// A read-write connection for building fixtures (and for playing the concurrent writer).
-final class TestDatabase {
-    let handle: OpaquePointer
+public final class TestDatabase {
+    public let handle: OpaquePointer
 
-    init(_ path: String) throws {
+    public init(_ path: String) throws {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard rc == SQLITE_OK, let db else {
@@ -73,7 +74,7 @@ final class TestDatabase {
         sqlite3_close_v2(handle)
     }
 
-    func exec(_ sql: String) throws {
+    public func exec(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -84,7 +85,7 @@ final class TestDatabase {
     }
 
     /// Runs one statement with a text parameter bound as ?1 (byte-exact, embedded NULs kept).
-    func exec(sql: String, text: String) throws {
+    public func exec(sql: String, text: String) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw TestSQLiteError(description: String(cString: sqlite3_errmsg(handle)))
@@ -98,7 +99,7 @@ final class TestDatabase {
     }
 
     /// The first column of the first row, as text.
-    func scalar(_ sql: String) throws -> String? {
+    public func scalar(_ sql: String) throws -> String? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw TestSQLiteError(description: String(cString: sqlite3_errmsg(handle)))
