@@ -44,14 +44,19 @@ import Testing
         print(json.dumps(counts))
         """#
 
+    /// Runs `script` with python3, the scratch directory as its argv[1]; what it printed.
+    static func python(_ script: String, in tmp: Scratch) throws -> Data {
+        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
+        let made = try ChildProcess.run([python.path, "-c", script, tmp.url.path])
+        try #require(made.status == 0, "\(made)")
+        return made.stdout
+    }
+
     @Test("Counts equal Python's decimal and datetime on one and two threads; the profile reads the columns so")
     func countsAndProfile() throws {
-        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("decimal-comma")
         defer { tmp.remove() }
-        let made = try ChildProcess.run([python.path, "-c", Self.generator, tmp.url.path])
-        try #require(made.status == 0, "\(made)")
-        let expected = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Self.python(Self.generator, in: tmp)) as? [String: Int])
         #expect(expected.values.allSatisfy { $0 > 0 }, "every rule has something to find: \(expected)")
         try tmp.write("rules.yml", """
             version: 1
@@ -140,12 +145,9 @@ import Testing
 
     @Test("M/D/YYYY and 1,234.50: dates as Python's datetime reads them, amounts as its decimal, on one and two threads; the profile finds both")
     func usDates() throws {
-        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("us-dates")
         defer { tmp.remove() }
-        let made = try ChildProcess.run([python.path, "-c", Self.usGenerator, tmp.url.path])
-        try #require(made.status == 0, "\(made)")
-        let answer = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Any])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Self.python(Self.usGenerator, in: tmp)) as? [String: Any])
         let expected = try #require(answer["counts"] as? [String: Int])
         #expect(expected.values.allSatisfy { $0 > 0 }, "every rule has something to find: \(expected)")
         try tmp.write("us.yml", """
@@ -198,14 +200,10 @@ import Testing
 
     @Test("The same export as XML: decimalComma: and dateFormat: in the xml: block give Python's counts; the profile drafts them")
     func xmlExport() throws {
-        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("decimal-comma-xml")
         defer { tmp.remove() }
-        let made = try ChildProcess.run([python.path, "-c", Self.generator, tmp.url.path])
-        try #require(made.status == 0, "\(made)")
-        let converted = try ChildProcess.run([python.path, "-c", Self.toXML, tmp.url.path])
-        try #require(converted.status == 0, "\(converted)")
-        var expected = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
+        var expected = try #require(try JSONSerialization.jsonObject(with: Self.python(Self.generator, in: tmp)) as? [String: Int])
+        _ = try Self.python(Self.toXML, in: tmp)
         expected["xml.decimal.point"] = expected.removeValue(forKey: "csv.decimal.point")
         try tmp.write("rules.yml", """
             version: 1
@@ -298,12 +296,9 @@ import Testing
 
     @Test("Date-times written without an offset, read with dateFormat: in the offset it names, on a 24- or 12-hour clock: Python's counts on one and two threads")
     func localTimes() throws {
-        let python = try #require(GeneratedData.python3, "needs python3 on PATH")
         let tmp = try Scratch("local-times")
         defer { tmp.remove() }
-        let made = try ChildProcess.run([python.path, "-c", Self.timesGenerator, tmp.url.path])
-        try #require(made.status == 0, "\(made)")
-        let expected = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Int])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Self.python(Self.timesGenerator, in: tmp)) as? [String: Int])
         #expect(expected.values.allSatisfy { $0 > 0 }, "\(expected)")
         try tmp.write("times.yml", """
             version: 1
