@@ -49,6 +49,38 @@ import Testing
         #expect(checked >= 3, "\(result.output)")
     }
 
+    /// An editor takes a `dateFormat:` exactly when the reader does: the schema's pattern, run by
+    /// Python's `re` as the checker's jsonschema runs it, against ``CSVDateFormat``, on every
+    /// order, separator, time, clock and offset, and on near misses.
+    @Test func dateFormatPatternIsTheReaders() throws {
+        let defs = try #require(try Self.schema()["$defs"] as? [String: Any])
+        let pattern = try #require(((defs["dateFormat"] as? [String: Any])?["additionalProperties"] as? [String: Any])?["pattern"] as? String)
+        var formats = [String]()
+        for date in ["DD.MM.YYYY", "M/D/YYYY", "YYYY-MM-DD", "D-M-YYYY", "YYYY/M/DD", "DD.MM.YY", "DD.MM/YYYY", "DD.DD.YYYY", "MM-YYYY"] {
+            formats.append(date)
+            for time in [" hh:mm", "Thh:mm:ss", " h:mm", " h:mm:ss", " hh", " H:mm", " hh:mm:ss:ff"] {
+                for clock in ["", " AM/PM", " AM", " am/pm"] {
+                    for zone in [" UTC", " Z", " +01:00", " -05:30", " +23:59", " +24:00", " +01:60", " +1:00", " CET", ""] {
+                        formats.append(date + time + clock + zone)
+                    }
+                }
+            }
+        }
+        let run = try ChildProcess.run(["python3", "-c", "import json, re, sys; p = sys.argv[1]; "
+                                            + "print(json.dumps([re.search(p, f) is not None for f in json.loads(sys.stdin.read())]))", pattern],
+                                       input: try JSONSerialization.data(withJSONObject: formats))
+        try #require(run.status == 0, "\(run)")
+        let schemaTakes = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [Bool])
+        try #require(schemaTakes.count == formats.count)
+        var taken = 0
+        for (format, schema) in zip(formats, schemaTakes) {
+            let reader = CSVDateFormat(format) != nil
+            if reader { taken += 1 }
+            #expect(schema == reader, "'\(format)': the schema \(schema ? "takes" : "refuses") it, the reader \(reader ? "takes" : "refuses") it")
+        }
+        #expect(taken > 100 && taken < formats.count / 2, "\(taken) of \(formats.count)")
+    }
+
     /// The check is not vacuous: mistakes an editor must flag are flagged, with their path.
     @Test func theSchemaRejectsMistakes() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID())")
