@@ -7,6 +7,7 @@ import Glibc
 // Fixtures for the tests of the SQLite reader and the history store: a scratch directory, file
 // snapshots that tell whether an input was touched, and a read-write SQLite connection.
 
+/// A fresh directory under the system temporary directory, removed when released.
 public final class TemporaryDirectory {
     public let url: URL
 
