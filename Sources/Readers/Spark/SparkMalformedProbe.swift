@@ -20,12 +20,6 @@ struct MalformedProbe {
     /// The column that holds a record's text.
     static let column = "auditor_malformed_record"
 
-    /// `'name' 'value', …` of a data source's OPTIONS.
-    static func options(_ pairs: [(String, String)]) -> String {
-        let dialect = SparkDialect(columns: [:])
-        return pairs.map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
-    }
-
     /// `error` (a read that stopped at a record Spark cannot parse, 65) with the first three
     /// such records, each with its file: one more read of the files, only after the failure.
     /// `error` as it is when that read fails or finds none.
@@ -36,7 +30,7 @@ struct MalformedProbe {
             guard let columns else { return error }
             schema = " (" + (columns + [Self.column]).map { "\(SparkReadPlan.quoted($0)) STRING" }.joined(separator: ", ") + ")"
         }
-        let create = "CREATE OR REPLACE TEMPORARY VIEW \(view)\(schema) USING \(format) OPTIONS (\(Self.options(options)))"
+        let create = "CREATE OR REPLACE TEMPORARY VIEW \(view)\(schema) USING \(format) OPTIONS (\(SparkReadPlan.options(options)))"
         let find = "SELECT input_file_name() AS auditor_file, * FROM \(view) WHERE \(SparkReadPlan.quoted(Self.column)) IS NOT NULL LIMIT 3"
         guard (try? session.run(create, stage: .read(what: what), command: true)) != nil,
               let found = try? session.run(find, stage: .read(what: what)),

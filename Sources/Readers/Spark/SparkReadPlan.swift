@@ -90,6 +90,7 @@ struct SparkReadPlan {
         let relation: String
         let what: String
         var probe: MalformedProbe?
+        var statements = [String]()
         switch options.source {
         case .table(let name):
             relation = quoted(name)
@@ -108,16 +109,12 @@ struct SparkReadPlan {
                                        options: settings.filter { !["mode", "columnnameofcorruptrecord"].contains($0.0.lowercased()) }
                                            + [("mode", "PERMISSIVE"), ("columnNameOfCorruptRecord", MalformedProbe.column)])
             }
-            do throws(AuditError) {
-                // A JSON read infers its schema here: a record it cannot parse stops it already.
-                _ = try session.run("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(MalformedProbe.options(settings)))",
-                                    stage: .resolve(what: what), command: true)
-            } catch {
-                throw probe?.explain(error, session: &session) ?? error
-            }
+            statements.append("CREATE OR REPLACE TEMPORARY VIEW \(relation) USING \(format) OPTIONS (\(Self.options(settings)))")
         }
         let described: [ArrowField]
         do throws(AuditError) {
+            // A JSON view infers its schema when created: a record it cannot parse stops it already.
+            for statement in statements { _ = try session.run(statement, stage: .resolve(what: what), command: true) }
             described = try session.run("SELECT * FROM \(relation) LIMIT 0", stage: .resolve(what: what)).columns
         } catch {
             throw probe?.explain(error, session: &session) ?? error
@@ -183,6 +180,12 @@ struct SparkReadPlan {
                              leading: columns.isEmpty ? 1 : leading, keyIndex: keyIndex, locationStyle: style, order: order,
                              numbering: numbering, numberedColumn: numberedColumn, available: readable, mapping: mapping,
                              malformedProbe: probe)
+    }
+
+    /// `'name' 'value', …` of a data source's OPTIONS.
+    static func options(_ pairs: [(String, String)]) -> String {
+        let dialect = SparkDialect(columns: [:])
+        return pairs.map { "\(dialect.literal($0.0)) \(dialect.literal($0.1))" }.joined(separator: ", ")
     }
 
     /// The statement whose answer holds Spark's estimate of the read's size (``estimatedBytes(explained:)``):
