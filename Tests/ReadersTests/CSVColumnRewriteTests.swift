@@ -235,6 +235,23 @@ import Testing
                 == ["a": "M/D/YYYY h:mm:ss AM/PM UTC", "b": "MM/DD/YYYY hh:mm AM/PM UTC"])
     }
 
+    /// Python shared by ``dateTimes`` and ``twelveHours``: the ISO text, with `offset`, of a
+    /// match whose groups name a date-time's parts (`hour` gives its hour), or None where Python's
+    /// `datetime` refuses it (or there is no match).
+    static let isoOf = #"""
+        def iso_of(m, hour, offset):
+            if not m:
+                return None
+            g = m.groupdict()
+            try:
+                h = hour(g)
+                datetime.datetime(int(g["Y"]), int(g["m"]), int(g["d"]), h, int(g["M"]), int(g.get("S") or 0))
+            except ValueError:
+                return None
+            return (f"{g['Y']}-{int(g['m']):02d}-{int(g['d']):02d}T{h:02d}:{g['M']}:{g.get('S') or '00'}"
+                    + (f".{g['f']}" if g.get("f") else "") + offset)
+        """#
+
     /// Prints JSON cases: per date-time format, values that Python writes (hours with and
     /// without a leading zero, fractions of 1 to 9 digits where seconds are written) and
     /// mutations (hour 24, minute or second 60, a missing or extra part, a fraction of ten
@@ -242,6 +259,7 @@ import Testing
     /// `re` and `datetime` make of it and the format's offset, or null where they refuse it.
     static let dateTimes = #"""
         import datetime, json, random, re, sys
+        \#(Self.isoOf)
         rnd = random.Random(int(sys.argv[1]))
         formats = ["DD.MM.YYYY hh:mm UTC", "M/D/YYYY h:mm +01:00", "YYYY-MM-DD hh:mm:ss UTC", "YYYY-MM-DDThh:mm:ss -05:30",
                    "DD/MM/YYYY h:mm:ss Z", "MM-DD-YYYY hh:mm:ss +14:00"]
@@ -268,16 +286,7 @@ import Testing
                 elif 0.26 <= r < 0.29: text += rnd.choice([":00", " ", "Z", ".1234567890", "0"])
                 elif 0.29 <= r < 0.32: text = text[:-1]
                 elif 0.32 <= r < 0.34 and "hh" in body: text = re.sub(r"(?<=[ T])0(\d):", r"\1:", text, count=1)
-                m = pattern.fullmatch(text)
-                iso = None
-                if m:
-                    g = m.groupdict()
-                    try:
-                        datetime.datetime(int(g["Y"]), int(g["m"]), int(g["d"]), int(g["H"]), int(g["M"]), int(g.get("S") or 0))
-                        iso = (f"{g['Y']}-{int(g['m']):02d}-{int(g['d']):02d}T{int(g['H']):02d}:{g['M']}:{g.get('S') or '00'}"
-                               + (f".{g['f']}" if g.get("f") else "") + offset)
-                    except ValueError:
-                        pass
+                iso = iso_of(pattern.fullmatch(text), lambda g: int(g["H"]), offset)
                 cases.append({"format": name, "text": text, "iso": iso})
         print(json.dumps(cases))
         """#
@@ -330,6 +339,7 @@ import Testing
     /// format's offset, or null where they refuse it.
     static let twelveHours = #"""
         import datetime, json, random, re, sys
+        \#(Self.isoOf)
         rnd = random.Random(int(sys.argv[1]))
         formats = ["M/D/YYYY h:mm:ss AM/PM UTC", "MM/DD/YYYY hh:mm AM/PM -05:00", "DD.MM.YYYY h:mm AM/PM Z", "YYYY-MM-DD hh:mm:ss AM/PM +09:30"]
         tokens = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<m>\d{2})", "M": r"(?P<m>\d{1,2})", "DD": r"(?P<d>\d{2})", "D": r"(?P<d>\d{1,2})",
@@ -354,17 +364,7 @@ import Testing
                 text = re.sub(r"AM/PM|YYYY|MM|M|DD|D|hh|h|mm|ss", lambda m: parts[m.group(0)], body)
                 if 0.12 <= r < 0.16: text = text.rsplit(" ", 1)[0]
                 elif 0.16 <= r < 0.19: text = text.replace(" " + parts["AM/PM"], parts["AM/PM"])
-                m = pattern.fullmatch(text)
-                iso = None
-                if m:
-                    g = m.groupdict()
-                    try:
-                        h = datetime.datetime.strptime(f"{g['I']} {g['p']}", "%I %p").hour
-                        datetime.datetime(int(g["Y"]), int(g["m"]), int(g["d"]), h, int(g["M"]), int(g.get("S") or 0))
-                        iso = (f"{g['Y']}-{int(g['m']):02d}-{int(g['d']):02d}T{h:02d}:{g['M']}:{g.get('S') or '00'}"
-                               + (f".{g['f']}" if g.get("f") else "") + offset)
-                    except ValueError:
-                        pass
+                iso = iso_of(pattern.fullmatch(text), lambda g: datetime.datetime.strptime(f"{g['I']} {g['p']}", "%I %p").hour, offset)
                 cases.append({"format": name, "text": text, "iso": iso})
         print(json.dumps(cases))
         """#
